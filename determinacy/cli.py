@@ -1,0 +1,198 @@
+"""Command line: `determinacy run | report | sql | schemas`."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from determinacy import __version__
+from determinacy.config import Config, load_config
+from determinacy.errors import DeterminacyError
+from determinacy.store import Store
+
+
+def default_config() -> Path:
+    """The shipped demo benchmark: examples/ of the checkout, or the copy inside the wheel."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_data" / "examples" / "demo.toml",
+                      here.parent / "examples" / "demo.toml"):
+        if candidate.is_file():
+            return candidate
+    raise DeterminacyError("the demo benchmark (examples/demo.toml) is not installed")
+
+
+def _load(config: str | None) -> Config:
+    return load_config(config or default_config())
+
+
+def _term(signum: int, frame: Any) -> None:
+    # doit flushes its database and stops cleanly on KeyboardInterrupt; make SIGTERM do the same.
+    raise KeyboardInterrupt
+
+
+store_option = click.option(
+    "--store", "store_dir", type=click.Path(file_okay=False), envvar="DETERMINACY_STORE",
+    default="store", show_default=True, help="Store folder (objects, cache, tables, mirrors).")
+runs_option = click.option(
+    "--runs", "runs_dir", type=click.Path(file_okay=False), envvar="DETERMINACY_RUNS",
+    default="runs", show_default=True, help="Where reports go: RUNS/<benchmark>/.")
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DeterminacyError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="determinacy")
+def main() -> None:
+    """Audit a SWE-bench-style benchmark: which graded behaviors does the task text determine?
+
+    Every claim comes with a receipt a skeptic can re-run. Without CONFIG, `run` audits the
+    shipped offline demo benchmark.
+    """
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--limit", type=click.IntRange(min=1), help="Audit only the first N source rows.")
+@store_option
+@runs_option
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Phases run in parallel (threads).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print a JSON summary on stdout (progress goes to stderr).")
+@click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
+def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jobs: int,
+        as_json: bool, doit_args: tuple[str, ...]) -> None:
+    """Run (or resume) the audit of CONFIG and write RUNS/<name>/REPORT.md, CLAIMS.md, receipts.
+
+    Only what changed is recomputed; an interrupted run resumes where it stopped. Extra
+    arguments after `--` go to doit (e.g. `-- --always`).
+    """
+    from doit.doit_cmd import DoitMain
+
+    from determinacy import dodb
+    from determinacy.graph import Audit, DeterminacyLoader, prepare
+
+    cfg = _load(config)
+    audit = prepare(Audit(cfg=cfg, store=Store(store_dir), runs=Path(runs_dir), limit=limit))
+    signal.signal(signal.SIGTERM, _term)
+    argv = ["run"]
+    if jobs > 1:
+        argv += ["-n", str(jobs), "-P", "thread"]
+    if as_json:
+        argv += ["-o", "/dev/stderr"]
+    argv += list(doit_args)
+    rc = DoitMain(DeterminacyLoader(audit), config_filenames=()).run(argv)
+    stats = audit.store.stats
+    summary = {
+        **dodb.LAST.as_dict(),
+        "actions_computed": sum(stats.computed.values()),
+        "actions_cached": sum(stats.cached.values()),
+        "report": str(audit.out / "REPORT.md"),
+        "verdicts": _verdict_counts(audit.store, cfg) if rc == 0 else {},
+        "exit": rc,
+    }
+    if as_json:
+        click.echo(json.dumps(summary, sort_keys=True))
+    else:
+        verdicts = ", ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
+        click.echo(f"actions: {summary['actions_computed']} computed, "
+                   f"{summary['actions_cached']} served from the cache")
+        if rc == 0:
+            click.echo(f"verdicts: {verdicts}\nreport: {summary['report']}")
+    sys.exit(rc)
+
+
+def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:
+    from determinacy.report import connect
+
+    con = connect(store, cfg.name)
+    data = con.sql("SELECT verdict, count(*) FROM verdicts GROUP BY 1 ORDER BY 1").fetchall()
+    return {v: n for v, n in data}
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@store_option
+@runs_option
+def report(config: str | None, store_dir: str, runs_dir: str) -> None:
+    """Regenerate RUNS/<name>/ from the store's tables only: no agent, no git, byte for byte."""
+    from determinacy.report import render
+
+    cfg = _load(config)
+    click.echo(render(Store(store_dir), cfg, Path(runs_dir)) / "REPORT.md")
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("query", required=False)
+@store_option
+@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
+              default="markdown", show_default=True)
+def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None:
+    """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, witnesses, verdicts,
+    errors, run, tiers. Without QUERY, list the views and their columns."""
+    import csv
+    import io
+
+    from determinacy.report import connect, md_table, rows
+
+    cfg = _load(config)
+    con = connect(Store(store_dir), cfg.name)
+    if not query:
+        query = ("SELECT table_name AS view, string_agg(column_name, ', ' ORDER BY "
+                 "ordinal_position) AS columns FROM information_schema.columns WHERE table_name "
+                 "NOT LIKE 't\\_%' ESCAPE '\\' GROUP BY 1 ORDER BY 1")
+    try:
+        cols, data = rows(con, query)
+    except Exception as e:  # duckdb raises many error types; all mean "your query is wrong"
+        raise DeterminacyError(f"query failed: {e}") from None
+    if fmt == "markdown":
+        click.echo(md_table(cols, data), nl=False)
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(cols)
+        w.writerows(data)
+        click.echo(buf.getvalue(), nl=False)
+    else:
+        click.echo(json.dumps([dict(zip(cols, r)) for r in data], default=str, sort_keys=True))
+
+
+@main.command()
+@click.option("--check", is_flag=True, help="Exit 1 if schemas/ differs from the structs.")
+@click.option("--out", type=click.Path(file_okay=False), default=None,
+              help="Folder to write (default: schemas/ of the checkout).")
+def schemas(check: bool, out: str | None) -> None:
+    """Write the JSON Schema of every stored record to schemas/ (or check it is current)."""
+    from determinacy.schemas import schema_files
+
+    folder = Path(out) if out else Path(__file__).resolve().parent.parent / "schemas"
+    stale = []
+    for name, text in schema_files().items():
+        path = folder / name
+        if check:
+            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    if check and stale:
+        click.echo(f"schemas out of date: {', '.join(stale)}; run `determinacy schemas`", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(prog_name=os.path.basename(sys.argv[0]))

@@ -1,0 +1,132 @@
+"""The codebase at base_commit: local mirrors and fixed-string search of a tree, no checkout.
+
+Side effects (git) live here and nowhere else. Arguments go to git as a list, never a shell;
+patterns go through a file (`-f`), so a constant starting with `-` is a pattern, not a flag.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from determinacy.config import Config, split_repo
+from determinacy.errors import CaseError
+from determinacy.store import Store
+
+_ENV = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C"}
+_MATCH = re.compile(rb"([^\0]*)\0([0-9]+)\0([^\n]*)\n")
+
+
+def git(git_dir: Path, *args: str, check: bool = True, timeout: float | None = None,
+        input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    cmd = ["git", f"--git-dir={git_dir}", *args]
+    p = subprocess.run(cmd, capture_output=True, env=_ENV, timeout=timeout, input=input)
+    if check and p.returncode != 0:
+        raise subprocess.CalledProcessError(p.returncode, cmd, p.stdout, p.stderr)
+    return p
+
+
+def _is_git_dir(path: Path) -> Path | None:
+    if (path / "HEAD").is_file() and (path / "objects").is_dir():
+        return path
+    if (path / ".git" / "HEAD").is_file():
+        return path / ".git"
+    return None
+
+
+def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
+    """The git directory to search for `repo`, and whether it may be fetched into.
+
+    A local mirror folder is used in place (read-only); a bundle file or the clone URL is
+    cloned once into the store, shared by every benchmark.
+    """
+    local = cfg.mirror_path(repo)
+    if local is not None and local.is_dir():
+        found = _is_git_dir(local)
+        if found is None:
+            raise CaseError(f"local mirror {local} for {repo} is not a git repository",
+                            transient=True)
+        return found, False
+    owner, name = split_repo(repo)
+    dest = store.repo_dir(owner, name)
+    with store.lock(f"repo-{owner}-{name}"):
+        if _is_git_dir(dest):
+            return dest, True
+        source = str(local) if local is not None and local.is_file() else cfg.clone_url(repo)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".tmp-{name}-"))
+        try:
+            p = subprocess.run(
+                ["git", "clone", "--mirror", "--quiet", "--", source, str(tmp / "repo.git")],
+                capture_output=True, env=_ENV,
+            )
+            if p.returncode != 0:
+                msg = p.stderr.decode(errors="replace").strip().splitlines()
+                raise CaseError(f"cannot clone {repo} from {source}: "
+                                f"{msg[-1] if msg else 'git clone failed'}", transient=True)
+            os.replace(tmp / "repo.git", dest)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return dest, True
+
+
+def resolve_commit(store: Store, git_dir: Path, repo: str, commit: str, may_fetch: bool) -> str:
+    def lookup() -> str | None:
+        p = git(git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options",
+                f"{commit}^{{commit}}", check=False)
+        return p.stdout.decode().strip() if p.returncode == 0 else None
+
+    sha = lookup()
+    if sha is None and may_fetch:
+        owner, name = split_repo(repo)
+        with store.lock(f"repo-{owner}-{name}"):
+            git(git_dir, "fetch", "--quiet", "--prune", "origin", check=False)
+        sha = lookup()
+    if sha is None:
+        raise CaseError(f"base commit {commit} does not exist in {repo} ({git_dir})",
+                        transient=True)
+    return sha
+
+
+def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
+                excluded: Sequence[str] = ()) -> dict[str, str]:
+    """Map each pattern found in the tree at `commit` to its first `path:line`.
+
+    One `git grep -F -o` call reports matches of several patterns, but a match can hide a
+    pattern overlapping it (`foo` inside a reported `foobar`). So search again for what was not
+    reported, until a search reports nothing: then every remaining pattern is truly absent.
+    """
+    remaining = sorted({p for p in patterns if p and "\n" not in p and "\0" not in p})
+    found: dict[str, tuple[str, int]] = {}
+    prefix = f"{commit}:".encode()
+    pathspec = ["--", ".", *excluded] if excluded else []
+    with tempfile.TemporaryDirectory(prefix="determinacy-grep-") as tmp:
+        pfile = Path(tmp) / "patterns"
+        while remaining:
+            pfile.write_bytes(b"".join(p.encode() + b"\n" for p in remaining))
+            p = git(git_dir, "grep", "-F", "-n", "-o", "-z", "--text", "--no-color",
+                    "--no-textconv", "-f", str(pfile), commit, *pathspec, check=False)
+            if p.returncode not in (0, 1):
+                raise CaseError(f"git grep failed at {commit}: "
+                                f"{p.stderr.decode(errors='replace').strip()}", transient=True)
+            left = set(remaining)
+            new: dict[str, tuple[str, int]] = {}
+            for m in _MATCH.finditer(p.stdout):
+                text = m.group(3).decode(errors="surrogateescape")
+                if text not in left:
+                    continue
+                raw = m.group(1)
+                path = (raw[len(prefix):] if raw.startswith(prefix) else raw)
+                loc = (path.decode(errors="replace"), int(m.group(2)))
+                if text not in new or loc < new[text]:
+                    new[text] = loc
+            if not new:
+                break
+            found.update(new)
+            remaining = [r for r in remaining if r not in new]
+    return {k: f"{path}:{line}" for k, (path, line) in sorted(found.items())}

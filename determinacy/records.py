@@ -1,0 +1,117 @@
+"""Records that cross phase boundaries. Each is stored as canonical JSON and as table rows.
+
+`schemas/` holds their JSON Schema (`determinacy schemas` regenerates it; a test fails on drift).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+
+class Record(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class Task(Record, kw_only=True):
+    """One benchmark task, normalized from its source row."""
+
+    case_id: str  # safe as a file name and a doit task name
+    instance_id: str
+    row: int  # 1-based row (line) in the source
+    repo: str  # owner/name
+    base_commit: str
+    prose: str  # every text the solver is given, joined with headings
+    gold_patch: str
+    test_patch: str
+    fail_to_pass: list[str]
+    pass_to_pass: list[str] = []
+
+
+class CaseError(Record, kw_only=True):
+    """A case that could not be audited (or not yet: `transient` ones are retried)."""
+
+    case_id: str
+    instance_id: str
+    row: int
+    phase: str
+    message: str
+    transient: bool = False
+
+
+Kind = Literal["identifier", "string", "number"]
+
+
+class Candidate(Record, kw_only=True):
+    """A constant in the added lines of both patches: something a test may hinge on."""
+
+    constant: str
+    kind: Kind
+    gold_at: list[str]  # "path:line" in the gold patch's new side (first few)
+    test_at: list[str]  # "path:line" in the test patch's new side (first few)
+    trivial: str = ""  # why it can never certify ("" when it can)
+
+
+class Proposal(Record, kw_only=True):
+    """Output of the mechanical proposer for one case."""
+
+    candidates: list[Candidate]
+    gold_files: list[str]
+    test_files: list[str]
+    binary_files: list[str] = []  # skipped: a binary diff has no lines to read
+    error: str = ""  # deterministic failure (a patch that does not parse)
+
+
+class CodebaseSearch(Record, kw_only=True):
+    """Which constants a fixed-string search of the tree at base_commit found, and where."""
+
+    repo: str
+    base_commit: str
+    absence: Literal["strict", "lenient"]
+    excluded: list[str]  # glob pathspecs left out of the search (lenient policy)
+    searched: list[str]
+    found: dict[str, str]  # constant -> first "path:line"
+
+
+class Check(Record, kw_only=True):
+    """A candidate settled against the prose and the codebase: one row of `candidates`."""
+
+    case_id: str
+    constant: str
+    kind: Kind
+    gold_at: list[str]
+    test_at: list[str]
+    trivial: str
+    prose_match: str  # "" | "exact" | "case-insensitive" | "words"
+    codebase_searched: bool
+    codebase_at: str  # first "path:line" at base_commit, "" when absent
+    certified: bool
+    command: str  # the receipt: a shell command that prints nothing when `constant` is absent
+
+
+class CaseResult(Record, kw_only=True):
+    case_id: str
+    checks: list[Check]
+    binary_files: list[str] = []
+
+
+class RunInfo(Record, kw_only=True):
+    """What produced a set of tables: printed in REPORT.md and stored with the tables."""
+
+    benchmark: str
+    description: str
+    tool_version: str
+    config_digest: str
+    source: str
+    source_revision: str
+    absence: str
+    test_paths: list[str]
+    min_length: int
+    passes: list[int]
+    agent: str
+
+
+STORED_RECORDS: tuple[type[Record], ...] = (
+    Task, CaseError, Candidate, Proposal, CodebaseSearch, Check, CaseResult, RunInfo,
+)

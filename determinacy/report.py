@@ -1,0 +1,262 @@
+"""Render runs/<benchmark>/ from the store's tables with DuckDB: no agent, no git.
+
+Every number comes from a query in `queries/`; Python only lays the results out as markdown.
+The output folder is written aside and swapped in whole, so it never mixes two runs.
+"""
+
+from __future__ import annotations
+
+import decimal
+import os
+import shutil
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from determinacy.config import Config
+from determinacy.errors import DeterminacyError
+from determinacy.store import Store
+from determinacy.tables import TABLES
+
+
+def queries_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_data" / "queries", here.parent / "queries"):
+        if (candidate / "views.sql").is_file():
+            return candidate
+    raise DeterminacyError("cannot find the queries/ folder of determinacy")
+
+
+def query_text(name: str) -> str:
+    return (queries_dir() / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def connect(store: Store, benchmark: str) -> Any:
+    """An in-memory DuckDB with the benchmark's tables and the views of queries/views.sql."""
+    import duckdb
+
+    folder = store.tables(benchmark)
+    missing = [t for t in TABLES if not (folder / f"{t}.parquet").is_file()]
+    if missing:
+        raise DeterminacyError(
+            f"no tables for benchmark {benchmark!r} in {folder} (missing {', '.join(missing)}); "
+            "run `determinacy run` first")
+    con = duckdb.connect()
+    for t in TABLES:
+        path = str(folder / f"{t}.parquet").replace("'", "''")
+        con.execute(f"CREATE TABLE t_{t} AS SELECT * FROM read_parquet('{path}')")
+    con.execute(query_text("views"))
+    return con
+
+
+def rows(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    rel = con.sql(sql)
+    if rel is None:
+        return [], []
+    return list(rel.columns), rel.fetchall()
+
+
+def md_cell(v: Any) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float | decimal.Decimal):
+        v = f"{v:.3g}"
+    if isinstance(v, list):
+        v = ", ".join(map(str, v))
+    return str(v).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ") \
+        .replace("\n", "<br>")
+
+
+def code(v: str) -> str:
+    """Inline code that survives any backticks inside (CommonMark: a longer fence)."""
+    if not v:
+        return ""
+    fence = "`"
+    while fence in v:
+        fence += "`"
+    pad = " " if v.startswith("`") or v.endswith("`") else ""
+    return f"{fence}{pad}{v}{pad}{fence}"
+
+
+def md_table(cols: list[str], data: list[tuple[Any, ...]], code_cols: tuple[str, ...] = ()) -> str:
+    if not data:
+        return "_(none)_\n"
+    lines = ["| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
+    for r in data:
+        cells = [md_cell(code(str(v)) if c in code_cols and v else v) for c, v in zip(cols, r)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render(store: Store, cfg: Config, runs: Path) -> Path:
+    con = connect(store, cfg.name)
+    files = render_files(con)
+    out = runs / cfg.name
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".tmp-{cfg.name}-"))
+    try:
+        for rel, text in files.items():
+            p = tmp / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+        old = out.parent / f".old-{cfg.name}"
+        shutil.rmtree(old, ignore_errors=True)
+        if out.exists():
+            os.replace(out, old)
+        os.replace(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return out
+
+
+def render_files(con: Any) -> dict[str, str]:
+    """Every file of runs/<benchmark>/, by relative path."""
+    cols, data = rows(con, "SELECT * FROM run")
+    run = dict(zip(cols, data[0]))
+    files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run)}
+    files.update(_cases(con, run))
+    return files
+
+
+def _header(title: str, run: dict[str, Any]) -> list[str]:
+    return [
+        f"# {title}: {run['benchmark']}",
+        "",
+        f"- tool: determinacy {run['tool_version']}; config digest `{run['config_digest'][:16]}`",
+        f"- source: {run['source']}"
+        + (f" at revision `{run['source_revision']}`" if run["source_revision"] else ""),
+        f"- absence policy: **{run['absence']}** ("
+        + ("the whole tree at base_commit is searched"
+           if run["absence"] == "strict" else "test paths are left out of the codebase search")
+        + f"); minimum constant length {run['min_length']}",
+        "- agent passes included: "
+        + (", ".join(map(str, run["passes"])) if run["passes"] else
+           "none (no agent: the coverage screen and the agent tiers did not run)"),
+        "",
+    ]
+
+
+def _report(con: Any, run: dict[str, Any]) -> str:
+    spine_cols, spine = rows(con, query_text("report_spine"))
+    s = dict(zip(spine_cols, spine[0]))
+    out = _header("Determinacy report", run)
+    if run["description"]:
+        out += [run["description"], ""]
+    out += [
+        "## Claim",
+        "",
+        f"At least **{s['spine']}** of {s['audited']} audited cases "
+        f"({s['rate'] or 'n/a'}; Wilson 95% {s['low'] or 'n/a'} – {s['high'] or 'n/a'}) grade a "
+        "behavior the task text does not determine, each with a receipt anyone can re-run "
+        "(see CLAIMS.md). This is a floor: it counts only claimable verdicts "
+        "(AIRTIGHT, MISDETERMINED, CODEBASE-PLURAL).",
+        "",
+        f"Denominators: {s['total']} tasks in the source, {s['audited']} audited, "
+        f"{s['errors']} ERROR (not audited, not dropped: listed below).",
+        "",
+        "## Verdicts",
+        "",
+        md_table(*rows(con, query_text("report_tiers"))),
+        "The coverage screen (COVERED / GAP rates, an upper bound) needs an agent and did not "
+        "run" if not run["passes"] else "",
+        "",
+        "## Mechanical candidates",
+        "",
+        md_table(*rows(con, query_text("report_funnel"))),
+        "## Errors",
+        "",
+        md_table(*rows(con, query_text("report_errors"))),
+        "## Test-path policy",
+        "",
+        "Globs (git pathspec syntax) that count as test code: "
+        + ", ".join(code(p) for p in run["test_paths"]) + ".",
+        "",
+    ]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _claims(con: Any, run: dict[str, Any]) -> str:
+    cols, data = rows(con, query_text("claims"))
+    out = _header("Claims", run) + [
+        f"{len(data)} claimable cases. Each command, run in a clone of the repository, prints "
+        "nothing: the constant the test grades is absent from the codebase at base_commit, and "
+        "the receipt shows it is absent from the prose.",
+        "",
+        md_table(cols, data, code_cols=("constant", "re-run (expect no output)")),
+    ]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _cases(con: Any, run: dict[str, Any]) -> dict[str, str]:
+    vcols, verdicts = rows(con, "SELECT * FROM verdicts ORDER BY case_id")
+    tcols, tasks = rows(con, "SELECT case_id, prose, gold_patch, test_patch, fail_to_pass, "
+                             "loaded FROM tasks")
+    task = {r[0]: dict(zip(tcols, r)) for r in tasks}
+    ccols, cands = rows(con, query_text("receipt_candidates"))
+    by_case: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in cands:
+        d = dict(zip(ccols, r))
+        by_case[d["case_id"]].append(d)
+    files: dict[str, str] = {}
+    for r in verdicts:
+        v = dict(zip(vcols, r))
+        cid, t = v["case_id"], task[v["case_id"]]
+        base = f"cases/{cid}"
+        if t["loaded"]:
+            files[f"{base}/spec.md"] = t["prose"].rstrip("\n") + "\n"
+            files[f"{base}/gold.diff"] = t["gold_patch"]
+            files[f"{base}/hidden_test.diff"] = t["test_patch"]
+        files[f"{base}/RECEIPT.md"] = _receipt(v, t, by_case.get(cid, []), run)
+    return files
+
+
+def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
+             run: dict[str, Any]) -> str:
+    out = [
+        f"# {v['verdict']}: {v['instance_id'] or v['case_id']}",
+        "",
+        f"- source row: {v['row']}",
+    ]
+    if t["loaded"]:
+        out += [
+            f"- repository: {v['repo']} at `{v['base_commit']}`",
+            f"- graded tests (FAIL_TO_PASS): {len(t['fail_to_pass'])}",
+            "- materials: [spec.md](spec.md) (the prose the solver sees), "
+            "[gold.diff](gold.diff), [hidden_test.diff](hidden_test.diff)",
+        ]
+    out += [f"- absence policy: {run['absence']}", ""]
+    if v["verdict"] == "ERROR":
+        out += ["## Error", "", f"Phase `{v['error_phase']}`: {v['error']}", "",
+                "A transient error is retried by the next run." if v["error_transient"]
+                else "This input cannot be audited as it is; fix the row and run again.", ""]
+        return "\n".join(out)
+    witnesses = [c for c in cands if c["certified"]]
+    if witnesses:
+        out += ["## Evidence", "",
+                "Each constant below is graded by the hidden test, implemented by the gold patch, "
+                "absent from the prose under every normalization (exact, case-insensitive, words "
+                "split on camelCase / snake_case / kebab-case), and absent from the codebase at "
+                "base_commit. Re-run the codebase check (expect no output):", "",
+                "```sh",
+                f"git clone https://github.com/{v['repo']} && cd {v['repo'].split('/')[-1]} "
+                f"&& git checkout {v['base_commit']}"]
+        out += [w["command"] for w in witnesses]
+        out += ["```", "",
+                md_table(["constant", "kind", "graded at", "implemented at"],
+                         [(w["constant"], w["kind"], w["test_at"], w["gold_at"])
+                          for w in witnesses], code_cols=("constant",))]
+    else:
+        out += ["## No claim", "",
+                "No candidate constant certified: each one the gold patch and the hidden test "
+                "share is stated in the prose, present in the codebase, or trivial (below). "
+                "Without an agent, graded behaviors that are not a shared constant were not "
+                "screened.", ""]
+    out += ["## Every candidate", "",
+            md_table(["constant", "kind", "settled", "graded at", "implemented at"],
+                     [(c["constant"], c["kind"], c["settled"], c["test_at"], c["gold_at"])
+                      for c in cands], code_cols=("constant",))]
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -1,0 +1,153 @@
+"""The content-addressed store: objects, action cache, refs, tables, repositories.
+
+Layout (see store/README.md):
+
+    objects/ab/<hash>            immutable blobs, blake3 of their bytes
+    ac/ab/<key>.json             action cache: key -> {"output": <object hash>}
+    locks/<key>                  one flock per action key (and per repository)
+    refs/<benchmark>/...         small JSON files doit tracks (targets / file_deps)
+    tables/<benchmark>/*.parquet consolidated tables, one file per table
+    repos/<owner>/<name>.git     bare mirrors shared by every benchmark
+    doit/<benchmark>.sqlite      doit's dependency database (a cache only)
+
+Nothing is edited in place: every write goes to a temporary name in the same folder, is
+fsynced and renamed, so a kill at any moment leaves either the old or the new file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import blake3
+import msgspec
+
+
+def digest(data: bytes) -> str:
+    return blake3.blake3(data).hexdigest()
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The temporary name matches no reader's glob (*.parquet, *.json).
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Keep the old file (and its mtime) when the bytes are the same: doit then sees no change."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except FileNotFoundError:
+        pass
+    atomic_write(path, data)
+    return True
+
+
+class ActionKey(msgspec.Struct, frozen=True, omit_defaults=True):
+    phase: str
+    version: str
+    params: dict[str, str | int | bool | list[str]] = {}
+    inputs: dict[str, str] = {}  # logical name -> object hash
+
+
+class Stats:
+    """Counts what a run computed versus served from the action cache (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.computed: dict[str, int] = {}
+        self.cached: dict[str, int] = {}
+
+    def add(self, phase: str, cached: bool) -> None:
+        with self._lock:
+            d = self.cached if cached else self.computed
+            d[phase] = d.get(phase, 0) + 1
+
+
+class Store:
+    def __init__(self, root: str | Path):
+        self.root = Path(root).resolve()
+        self.stats = Stats()
+
+    # -- objects -------------------------------------------------------------------------
+    def _obj(self, h: str) -> Path:
+        return self.root / "objects" / h[:2] / h
+
+    def put(self, data: bytes) -> str:
+        h = digest(data)
+        p = self._obj(h)
+        if not p.exists():
+            atomic_write(p, data)
+        return h
+
+    def get(self, h: str) -> bytes:
+        return self._obj(h).read_bytes()
+
+    def put_json(self, obj: object) -> str:
+        return self.put(msgspec.json.encode(obj, order="sorted"))
+
+    # -- locks ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def lock(self, name: str) -> Iterator[None]:
+        p = self.root / "locks" / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(p, "a+b") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+    # -- action cache --------------------------------------------------------------------
+    def _ac(self, key: str) -> Path:
+        return self.root / "ac" / key[:2] / f"{key}.json"
+
+    def action(self, key: ActionKey, compute: Callable[[], bytes]) -> str:
+        """Return the output object of `key`, computing it at most once across processes.
+
+        `compute` may raise; nothing is cached then, so the next run tries again.
+        """
+        k = digest(msgspec.json.encode(key, order="sorted"))
+        path = self._ac(k)
+        with self.lock(f"ac-{k}"):
+            if path.exists():
+                out = msgspec.json.decode(path.read_bytes())["output"]
+                if self._obj(out).exists():
+                    self.stats.add(key.phase, cached=True)
+                    return out
+            out = self.put(compute())
+            atomic_write(path, msgspec.json.encode({"output": out}, order="sorted"))
+            self.stats.add(key.phase, cached=False)
+            return out
+
+    def cached_phases(self) -> int:
+        return sum(1 for _ in (self.root / "ac").glob("*/*.json"))
+
+    # -- named places --------------------------------------------------------------------
+    def refs(self, benchmark: str) -> Path:
+        return self.root / "refs" / benchmark
+
+    def tables(self, benchmark: str) -> Path:
+        return self.root / "tables" / benchmark
+
+    def repo_dir(self, owner: str, name: str) -> Path:
+        return self.root / "repos" / owner / f"{name}.git"
+
+    def dep_file(self, benchmark: str) -> Path:
+        return self.root / "doit" / f"{benchmark}.sqlite"

@@ -1,0 +1,91 @@
+"""Consolidate per-case results into one parquet file per table per benchmark.
+
+Columns come from the msgspec structs (one place says what a record is); rows are sorted so the
+same results give the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from determinacy.records import CaseError, Check, RunInfo, Task
+from determinacy.store import write_if_changed
+
+TABLES = ("tasks", "candidates", "errors", "run")
+
+
+class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A row of `tasks`: every source row, loaded or not (load errors are in `errors`)."""
+
+    case_id: str
+    instance_id: str
+    row: int
+    loaded: bool
+    repo: str = ""
+    base_commit: str = ""
+    prose: str = ""
+    gold_patch: str = ""
+    test_patch: str = ""
+    fail_to_pass: list[str] = []
+    pass_to_pass: list[str] = []
+
+
+def _arrow_type(tp: Any) -> Any:
+    import pyarrow as pa
+
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _arrow_type(args[0])
+    if origin is list:
+        return pa.list_(_arrow_type(typing.get_args(tp)[0]))
+    if origin is dict:
+        k, v = typing.get_args(tp)
+        return pa.map_(_arrow_type(k), _arrow_type(v))
+    if origin is typing.Literal:
+        return pa.string()
+    return {str: pa.string(), int: pa.int64(), bool: pa.bool_(), float: pa.float64()}[tp]
+
+
+def arrow_schema(struct: type[msgspec.Struct]) -> Any:
+    import pyarrow as pa
+
+    hints = typing.get_type_hints(struct)
+    return pa.schema([(f, _arrow_type(hints[f])) for f in struct.__struct_fields__])
+
+
+def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = arrow_schema(struct)
+    cols = {f: [getattr(r, f) for r in rows] for f in struct.__struct_fields__}
+    table = pa.table(cols, schema=schema)
+    buf = io.BytesIO()
+    pq.write_table(table, buf, compression="zstd")
+    return buf.getvalue()
+
+
+def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
+                 errors: list[CaseError], run: RunInfo) -> None:
+    tasks = sorted(tasks, key=lambda t: (t.row, t.case_id))
+    checks = sorted(checks, key=lambda c: (c.case_id, c.constant))
+    errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase))
+    for name, struct, rows in (("tasks", TaskRow, tasks), ("candidates", Check, checks),
+                               ("errors", CaseError, errors), ("run", RunInfo, [run])):
+        write_if_changed(folder / f"{name}.parquet", to_parquet_bytes(struct, rows))
+
+
+def task_row(task: Task) -> TaskRow:
+    return TaskRow(loaded=True, **{f: getattr(task, f) for f in Task.__struct_fields__})
+
+
+def error_row(error: CaseError) -> TaskRow:
+    return TaskRow(case_id=error.case_id, instance_id=error.instance_id, row=error.row,
+                   loaded=False)
