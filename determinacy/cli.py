@@ -91,10 +91,9 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     argv = ["run"]
     if jobs > 1:
         argv += ["-n", str(jobs), "-P", "thread"]
-    if as_json:
-        argv += ["-o", "/dev/stderr"]
     argv += list(doit_args)
-    rc = DoitMain(DeterminacyLoader(audit), config_filenames=()).run(argv)
+    loader = DeterminacyLoader(audit, outstream=sys.stderr if as_json else sys.stdout)
+    rc = DoitMain(loader, config_filenames=()).run(argv)
     stats = audit.store.stats
     summary = {
         **dodb.LAST.as_dict(),

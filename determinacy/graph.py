@@ -6,6 +6,7 @@ it, so either one resumes what the other left.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -180,8 +181,24 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             "targets": [str(audit.out / "REPORT.md"), str(audit.out / "CLAIMS.md")],
         }
 
-    return {"task_propose": task_propose, "task_codebase": task_codebase,
-            "task_settle": task_settle, "task_tables": task_tables, "task_report": task_report}
+    creators = {"task_propose": task_propose, "task_codebase": task_codebase,
+                "task_settle": task_settle, "task_tables": task_tables, "task_report": task_report}
+    return {name: _uncaptured(c) for name, c in creators.items()}
+
+
+def _uncaptured(creator: Callable[[], Any]) -> Callable[[], Any]:
+    """Tell doit not to swap sys.stdout around actions: with parallel threads the swaps race
+    and leave the process writing into a dead capture buffer. Our actions print nothing."""
+
+    def wrapped() -> Any:
+        made = creator()
+        if isinstance(made, dict):
+            return {**made, "io": {"capture": False}}
+        return ({**t, "io": {"capture": False}} for t in made)
+
+    wrapped.__doc__ = creator.__doc__
+    wrapped.__name__ = creator.__name__
+    return wrapped
 
 
 def _no_retry_any(paths: list[Path]) -> Callable[[], bool]:
@@ -203,15 +220,19 @@ def doit_config(audit: Audit) -> dict[str, Any]:
 
 
 class DeterminacyLoader(TaskLoader2):
-    def __init__(self, audit: Audit):
+    def __init__(self, audit: Audit, outstream: Any = None):
         super().__init__()
         self.audit = audit
+        self.outstream = outstream
 
     def setup(self, opt_values: dict[str, Any]) -> None:
         pass
 
     def load_doit_config(self) -> dict[str, Any]:
-        return doit_config(self.audit)
+        config = doit_config(self.audit)
+        # doit binds sys.stdout when it is imported; name the stream of this run explicitly.
+        config["outfile"] = self.outstream or sys.stdout
+        return config
 
     def load_tasks(self, cmd: Any, pos_args: list[str]) -> list[Any]:
         out = []

@@ -29,6 +29,7 @@ class Tok:
     value: str
     path: str
     line: int
+    defines: int = 0  # a name at a definition site: NOT_DEF, LOCAL_DEF or DEF
 
 
 @dataclass
@@ -49,7 +50,9 @@ def parse_patch(text: str, what: str) -> list[FileDiff]:
         raise CaseError(f"{what} does not parse as a unified diff: {type(e).__name__}: {e}") \
             from None
     if not len(patch):
-        raise CaseError(f"{what} holds no file diff (expected `diff --git` / `---` / `+++`)")
+        raise CaseError(
+            f"{what} does not parse as a unified diff: no `diff --git` or `---`/`+++` header"
+        )
     files = []
     for pf in patch:
         path = pf.path
@@ -107,14 +110,24 @@ _FALLBACK = re.compile(
 )
 
 
-def _lex_fallback(text: str) -> Iterator[tuple[str, str, int]]:
+def _lex_fallback(text: str) -> Iterator[tuple[str, str, int, int]]:
     for m in _FALLBACK.finditer(text):
         kind = "string" if m.group("s") else "number" if m.group("n") else "identifier"
-        yield kind, m.group(0), m.start()
+        yield kind, m.group(0), m.start(), NOT_DEF
 
 
-def _lex(lexer: Lexer, text: str) -> Iterator[tuple[str, str, int]]:
-    """(kind, raw text, offset) for names, string literals and numbers; comments dropped."""
+@dataclass
+class _Lexeme:
+    kind: str  # identifier | string | number | keyword | punct
+    value: str
+    offset: int
+    ttype: object
+    defines: int = 0  # NOT_DEF, LOCAL_DEF or DEF
+
+
+def _lexemes(lexer: Lexer, text: str) -> list[_Lexeme]:
+    """Significant tokens: names, literals (string pieces merged), keywords, punctuation."""
+    out: list[_Lexeme] = []
     buf: list[str] = []
     buf_at = 0
     for offset, ttype, value in lexer.get_tokens_unprocessed(text):
@@ -125,26 +138,110 @@ def _lex(lexer: Lexer, text: str) -> Iterator[tuple[str, str, int]]:
             buf.append(value)
             continue
         if buf:
-            yield "string", "".join(buf), buf_at
+            out.append(_Lexeme("string", "".join(buf), buf_at, String))
             buf = []
-        if ttype in Comment or ttype in String or ttype in Keyword:
+        if ttype in Comment or ttype in String or not value.strip():
             continue
-        if ttype in Number:
-            yield "number", value, offset
+        if ttype in Keyword:
+            out.append(_Lexeme("keyword", value.strip(), offset, ttype))
+        elif ttype in Number:
+            out.append(_Lexeme("number", value, offset, ttype))
         elif ttype in Name.Tag:
             # Keys of JSON/YAML/XML: quoted or not, they are literal data a test may pin.
-            yield "string", value, offset
-        elif ttype in Name and not any(ttype in s for s in _SKIP_NAMES):
+            out.append(_Lexeme("string", value, offset, ttype))
+        elif ttype in Name:
+            # Builtins and decorators are the language's, not the task's: kept for context only.
+            kind = "name" if any(ttype in s for s in _SKIP_NAMES) else "identifier"
             for m in _IDENT.finditer(value):
-                yield "identifier", m.group(0), offset + m.start()
+                out.append(_Lexeme(kind, m.group(0), offset + m.start(), ttype))
+        elif ttype in Token.Operator or ttype in Token.Punctuation:
+            out.append(_Lexeme("punct", value.strip(), offset, ttype))
         elif ttype in Token.Text or ttype in Token.Other or ttype in Token.Error:
             # Some lexers leave unknown spans as Text/Other; take names from them too.
-            if ttype not in Token.Text.Whitespace:
-                for m in _IDENT.finditer(value):
-                    if len(m.group(0)) > 1:
-                        yield "identifier", m.group(0), offset + m.start()
+            for m in _IDENT.finditer(value):
+                if len(m.group(0)) > 1:
+                    out.append(_Lexeme("identifier", m.group(0), offset + m.start(), ttype))
     if buf:
-        yield "string", "".join(buf), buf_at
+        out.append(_Lexeme("string", "".join(buf), buf_at, String))
+    return out
+
+
+# Keywords after which the next name is being declared, in the languages benchmarks use.
+DEF_KEYWORDS = frozenset(
+    "def class func function fn type interface struct enum trait module namespace record "
+    "object".split()
+)
+VAR_KEYWORDS = frozenset("let const var val".split())
+# Definition strength. A plain variable (`x = ...`, `const x`) may be a local: it crosses from
+# gold to test (a module constant the test imports) but never from test to gold, since code
+# cannot read a test's locals by name.
+NOT_DEF, LOCAL_DEF, DEF = 0, 1, 2
+
+
+def mark_definitions(lx: list[_Lexeme], python_like: bool) -> None:
+    """Mark names at definition sites (method §7 DefUse). Conservative: a name both patches
+    define, or neither does, never certifies, so a missed definition costs a claim, not a lie.
+
+    DEF: the lexer tags a function or class name; a declaring keyword precedes it (`def`,
+    `func`, `class`, ... also past a Go receiver); an attribute is assigned (`self.x =`); a
+    parameter of a signature; outside Python, a key of a `{...}` literal or member list.
+    LOCAL_DEF: a plain variable assigned (`=`, `:=`) outside a call's parentheses, or declared
+    with `let`/`const`/`var`/`val`.
+    """
+    stack: list[tuple[str, bool]] = []  # open brackets: (char, is a signature)
+    last_def = -1
+    for i, t in enumerate(lx):
+        if t.kind == "punct":
+            if t.value in ("(", "[", "{"):
+                stack.append((t.value, t.value == "(" and last_def == i - 1))
+            elif t.value in (")", "]", "}") and stack:
+                stack.pop()
+            continue
+        if t.kind != "identifier":
+            continue
+        prev = lx[i - 1] if i else None
+        nxt = lx[i + 1] if i + 1 < len(lx) else None
+        inner, signature = stack[-1] if stack else ("", False)
+        level = DEF if (t.ttype in Name.Function or t.ttype in Name.Class) else NOT_DEF
+        if prev is not None and prev.kind == "keyword" and prev.value in DEF_KEYWORDS:
+            level = DEF
+        elif prev is not None and prev.kind == "keyword" and prev.value in VAR_KEYWORDS:
+            level = max(level, LOCAL_DEF)
+        elif prev is not None and prev.value == ")" and _after_receiver(lx, i - 1):
+            level = DEF
+        if nxt is not None and nxt.kind == "punct":
+            if nxt.value in ("=", ":=") and not (inner == "(" and not signature):
+                attribute = prev is not None and prev.value == "."
+                level = max(level, DEF if attribute or signature else LOCAL_DEF)
+            elif nxt.value == ":" and inner == "{" and not python_like:
+                level = DEF
+        if signature and prev is not None and prev.value in ("(", ","):
+            level = DEF
+        t.defines = level
+        if level:
+            last_def = i
+
+
+def _after_receiver(lx: list[_Lexeme], close: int) -> bool:
+    """`func (r *Recv) Name(`: the `)` at `close` ends a receiver right after `func`."""
+    depth = 0
+    for j in range(close, -1, -1):
+        if lx[j].value == ")":
+            depth += 1
+        elif lx[j].value == "(":
+            depth -= 1
+            if depth == 0:
+                return j > 0 and lx[j - 1].kind == "keyword" and lx[j - 1].value == "func"
+    return False
+
+
+def _lex(lexer: Lexer, text: str) -> Iterator[tuple[str, str, int, int]]:
+    """(kind, raw text, offset, defines) for names, string literals and numbers."""
+    lx = _lexemes(lexer, text)
+    mark_definitions(lx, python_like="python" in lexer.name.lower())
+    for t in lx:
+        if t.kind in ("identifier", "string", "number"):
+            yield t.kind, t.value, t.offset, t.defines
 
 
 def added_tokens(files: list[FileDiff]) -> Iterator[Tok]:
@@ -161,7 +258,7 @@ def added_tokens(files: list[FileDiff]) -> Iterator[Tok]:
                 starts.append(pos)
                 pos += len(t) if t.endswith("\n") else len(t) + 1
             tokens = _lex(lexer, text) if lexer else _lex_fallback(text)
-            for kind, raw, offset in tokens:
+            for kind, raw, offset, defines in tokens:
                 idx = _line_index(starts, offset)
                 if kind == "string":
                     first = hunk[idx][0]
@@ -170,7 +267,7 @@ def added_tokens(files: list[FileDiff]) -> Iterator[Tok]:
                         if j < len(hunk) and hunk[j][2]:
                             yield Tok("string", piece, fd.path, ln)
                 elif hunk[idx][2]:
-                    yield Tok(kind, raw, fd.path, hunk[idx][0])
+                    yield Tok(kind, raw, fd.path, hunk[idx][0], defines)
 
 
 def _line_index(starts: list[int], offset: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from determinacy.errors import CaseError
-from determinacy.patches import FileDiff, Tok, added_tokens, parse_patch
+from determinacy.patches import DEF, FileDiff, Tok, added_tokens, parse_patch
 from determinacy.paths import is_test_path
 from determinacy.records import Candidate, Proposal
 
@@ -42,16 +42,43 @@ def trivial_reason(constant: str, min_length: int) -> str:
     return ""
 
 
-def _index(tokens: list[Tok]) -> dict[str, tuple[str, list[str]]]:
-    out: dict[str, tuple[str, list[str]]] = {}
-    rank = {"identifier": 0, "string": 1, "number": 2}
+class _Seen:
+    __slots__ = ("kind", "locs", "defines", "strong", "uses")
+
+    def __init__(self, kind: str):
+        self.kind, self.locs = kind, []
+        self.defines = self.strong = self.uses = 0
+
+
+_RANK = ("identifier", "string", "number")
+
+
+def _index(tokens: list[Tok]) -> dict[str, _Seen]:
+    out: dict[str, _Seen] = {}
     for t in tokens:
-        kind, locs = out.get(t.value, (t.kind, []))
-        if rank[t.kind] < rank[kind]:
-            kind = t.kind
-        locs.append(f"{t.path}:{t.line}")
-        out[t.value] = (kind, locs)
+        seen = out.setdefault(t.value, _Seen(t.kind))
+        if _RANK.index(t.kind) < _RANK.index(seen.kind):
+            seen.kind = t.kind
+        seen.locs.append(f"{t.path}:{t.line}")
+        if t.defines:
+            seen.defines += 1
+            seen.strong += t.defines == DEF
+        else:
+            seen.uses += 1  # a name read, called, imported, or the same text as a literal
     return out
+
+
+def defuse(gold: _Seen, test: _Seen) -> str:
+    """Does a name cross the code-test boundary (method §7)? Defined on one side and only used
+    on the other. A name both define is local to each; a name neither defines comes from the
+    codebase or a library: a correct fix cannot fail on it. From test to gold only a real
+    definition counts (a function, class, method, attribute, parameter, key), not a variable
+    that may be local to the test."""
+    if gold.defines and not test.defines and test.uses:
+        return "gold→test"
+    if test.strong and not gold.defines and gold.uses:
+        return "test→gold"
+    return "none"
 
 
 def _locations(locs: list[str]) -> list[str]:
@@ -80,12 +107,12 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str],
     g, t = _index(list(added_tokens(gold_src))), _index(list(added_tokens(test)))
     candidates = []
     for constant in sorted(g.keys() & t.keys()):
-        gk, gl = g[constant]
-        tk, tl = t[constant]
-        kind = gk if gk == tk else min(gk, tk, key=["identifier", "string", "number"].index)
+        gs, ts = g[constant], t[constant]
+        kind = min(gs.kind, ts.kind, key=_RANK.index)
         candidates.append(Candidate(
-            constant=constant, kind=kind, gold_at=_locations(gl), test_at=_locations(tl),
-            trivial=trivial_reason(constant, min_length),
+            constant=constant, kind=kind, gold_at=_locations(gs.locs),
+            test_at=_locations(ts.locs), trivial=trivial_reason(constant, min_length),
+            defuse=defuse(gs, ts) if kind == "identifier" else "",
         ))
     return Proposal(candidates=candidates, gold_files=_paths(gold), test_files=_paths(test),
                     binary_files=binary)

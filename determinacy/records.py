@@ -51,6 +51,8 @@ class Candidate(Record, kw_only=True):
     gold_at: list[str]  # "path:line" in the gold patch's new side (first few)
     test_at: list[str]  # "path:line" in the test patch's new side (first few)
     trivial: str = ""  # why it can never certify ("" when it can)
+    # Identifiers only: "gold→test" (gold defines, test uses), "test→gold", or "none".
+    defuse: str = ""
 
 
 class Proposal(Record, kw_only=True):
@@ -83,6 +85,7 @@ class Check(Record, kw_only=True):
     gold_at: list[str]
     test_at: list[str]
     trivial: str
+    defuse: str  # identifiers: how the name crosses the code-test boundary ("none": it does not)
     prose_match: str  # "" | "exact" | "case-insensitive" | "words"
     codebase_searched: bool
     codebase_at: str  # first "path:line" at base_commit, "" when absent

@@ -36,10 +36,12 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         in_prose = prose.match(c.constant)
         was_searched = c.constant in searched
         at = search.found.get(c.constant, "")
-        certified = not c.trivial and not in_prose and was_searched and not at
+        # A name certifies only when it crosses the code-test boundary (method §7).
+        crosses = c.kind != "identifier" or c.defuse in ("gold→test", "test→gold")
+        certified = crosses and not c.trivial and not in_prose and was_searched and not at
         checks.append(Check(
             case_id=task.case_id, constant=c.constant, kind=c.kind, gold_at=c.gold_at,
-            test_at=c.test_at, trivial=c.trivial, prose_match=in_prose,
+            test_at=c.test_at, trivial=c.trivial, defuse=c.defuse, prose_match=in_prose,
             codebase_searched=was_searched, codebase_at=at, certified=certified,
             command=receipt_command(c.constant, task.base_commit, search.excluded)
             if was_searched else "",

@@ -4,6 +4,7 @@ SELECT case_id,
        kind,
        CASE WHEN certified THEN 'CERTIFIED'
             WHEN trivial <> '' THEN 'trivial: ' || trivial
+            WHEN defuse = 'none' THEN 'name does not cross: neither or both patches define it'
             WHEN prose_match <> '' THEN 'in prose (' || prose_match || ')'
             WHEN codebase_at <> '' THEN 'in codebase: ' || codebase_at
             ELSE 'not searched' END AS settled,

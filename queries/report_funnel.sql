@@ -6,12 +6,16 @@ UNION ALL
 SELECT 'trivial (too short, no letter or digit, common word)', count(*), count(DISTINCT case_id), 2
 FROM candidates WHERE trivial <> ''
 UNION ALL
-SELECT 'stated in the prose', count(*), count(DISTINCT case_id), 3
-FROM candidates WHERE trivial = '' AND prose_match <> ''
+SELECT 'names that do not cross the code-test boundary (DefUse)', count(*),
+       count(DISTINCT case_id), 3
+FROM candidates WHERE trivial = '' AND defuse = 'none'
 UNION ALL
-SELECT 'present in the codebase at base_commit', count(*), count(DISTINCT case_id), 4
-FROM candidates WHERE trivial = '' AND prose_match = '' AND codebase_at <> ''
+SELECT 'stated in the prose', count(*), count(DISTINCT case_id), 4
+FROM candidates WHERE trivial = '' AND defuse <> 'none' AND prose_match <> ''
 UNION ALL
-SELECT 'certified (AIRTIGHT witnesses)', count(*), count(DISTINCT case_id), 5
+SELECT 'present in the codebase at base_commit', count(*), count(DISTINCT case_id), 5
+FROM candidates WHERE trivial = '' AND defuse <> 'none' AND prose_match = '' AND codebase_at <> ''
+UNION ALL
+SELECT 'certified (AIRTIGHT witnesses)', count(*), count(DISTINCT case_id), 6
 FROM candidates WHERE certified
 ) ORDER BY ord;

@@ -1,0 +1,126 @@
+"""Audit a tasks file against local mirrors; print cases per second, first run and no-op rerun.
+
+    uv run python benchmarks/audit_speed.py TASKS.jsonl --mirror '/srv/{owner}/{name}.git' \
+        [--repo qutebrowser/qutebrowser] [--preset pro|verified] [--jobs 2] [--naive 20]
+
+It also measures the codebase search against the naive approach (one `git grep` per candidate
+constant instead of one batched search per case) on the same cases, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PRESETS = {
+    "pro": ("fail_to_pass", "pass_to_pass", '["problem_statement", "requirements", "interface"]'),
+    "verified": ("FAIL_TO_PASS", "PASS_TO_PASS", '["problem_statement"]'),
+}
+
+
+def write_config(folder: Path, tasks: Path, mirror: str, preset: str) -> Path:
+    f2p, p2p, prose = PRESETS[preset]
+    cfg = folder / "bench.toml"
+    cfg.write_text(
+        'name = "bench"\n'
+        f'[source]\njsonl = "{tasks}"\n'
+        '[fields]\ninstance_id = "instance_id"\nrepo = "repo"\nbase_commit = "base_commit"\n'
+        f'gold_patch = "patch"\ntest_patch = "test_patch"\nfail_to_pass = "{f2p}"\n'
+        f'pass_to_pass = "{p2p}"\nprose = {prose}\n'
+        f'[codebase]\nmirror = "{mirror}"\n'
+    )
+    return cfg
+
+
+def run(cfg: Path, store: Path, runs: Path, jobs: int) -> tuple[float, dict]:
+    t = time.perf_counter()
+    p = subprocess.run(
+        [sys.executable, "-c", "from determinacy.cli import main; main()", "run", str(cfg),
+         "--store", str(store), "--runs", str(runs), "--jobs", str(jobs), "--json"],
+        capture_output=True, text=True,
+    )
+    elapsed = time.perf_counter() - t
+    if p.returncode != 0:
+        sys.exit(f"run failed ({p.returncode}):\n{p.stderr[-3000:]}")
+    return elapsed, json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
+    """Time one git grep per constant against the batched search, on the same patterns."""
+    import msgspec
+
+    from determinacy.codebase import search_tree
+    from determinacy.config import split_repo
+    from determinacy.records import CodebaseSearch
+
+    searches = []
+    for ref in sorted((store / "refs" / "bench" / "codebase").glob("*.json")):
+        out = json.loads(ref.read_text()).get("output")
+        if out:
+            s = msgspec.json.decode((store / "objects" / out[:2] / out).read_bytes(),
+                                    type=CodebaseSearch)
+            if s.searched:
+                searches.append(s)
+    searches = searches[:cases]
+    if not searches:
+        return
+    t_batch = t_naive = 0.0
+    n_patterns = 0
+    for s in searches:
+        owner, name = split_repo(s.repo)
+        git_dir = Path(mirror.format(owner=owner, name=name))
+        t = time.perf_counter()
+        found = search_tree(git_dir, s.base_commit, s.searched)
+        t_batch += time.perf_counter() - t
+        t = time.perf_counter()
+        naive = {}
+        for pattern in s.searched:
+            p = subprocess.run(["git", f"--git-dir={git_dir}", "grep", "-F", "-q", "-e", pattern,
+                                s.base_commit], capture_output=True)
+            if p.returncode == 0:
+                naive[pattern] = True
+        t_naive += time.perf_counter() - t
+        n_patterns += len(s.searched)
+        assert set(found) == set(naive), f"batched and naive disagree on {s.base_commit}"
+    print(f"codebase search, {len(searches)} cases, {n_patterns} constants: batched "
+          f"{t_batch:.2f} s, naive (one git grep per constant) {t_naive:.2f} s, "
+          f"ratio {t_naive / t_batch:.1f}x (same answers)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("tasks", type=Path)
+    ap.add_argument("--mirror", required=True, help="local mirror path template")
+    ap.add_argument("--repo", help="keep only tasks of this owner/name")
+    ap.add_argument("--preset", choices=sorted(PRESETS), default="pro")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--naive", type=int, default=20, help="cases for the naive comparison")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="determinacy-bench-") as tmp:
+        folder = Path(tmp)
+        tasks = folder / "tasks.jsonl"
+        lines = [ln for ln in args.tasks.read_text().splitlines() if ln.strip()]
+        if args.repo:
+            lines = [ln for ln in lines if json.loads(ln).get("repo") == args.repo]
+        tasks.write_text("\n".join(lines) + "\n")
+        cfg = write_config(folder, tasks, args.mirror, args.preset)
+        store, runs = folder / "store", folder / "runs"
+        first, s1 = run(cfg, store, runs, args.jobs)
+        again, s2 = run(cfg, store, runs, args.jobs)
+        n = len(lines)
+        print(f"{n} cases, jobs={args.jobs}")
+        print(f"first run: {first:.2f} s, {n / first:.1f} cases/s "
+              f"({s1['executed']} tasks executed, {s1['actions_computed']} actions computed)")
+        print(f"no-op rerun: {again:.2f} s, {n / again:.1f} cases/s "
+              f"({s2['executed']} tasks executed, {s2['actions_computed']} actions computed)")
+        print(f"verdicts: {json.dumps(s1['verdicts'], sort_keys=True)}")
+        naive_vs_batched(store, args.mirror, args.naive)
+
+
+if __name__ == "__main__":
+    main()

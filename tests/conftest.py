@@ -1,0 +1,125 @@
+"""Shared test helpers: real git repositories, real benchmarks, real audit runs (no network)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from determinacy.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "examples" / "demo.toml"
+
+GIT_ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_AUTHOR_DATE": "2020-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2020-01-01T00:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=GIT_ENV,
+                          check=True, capture_output=True, text=True).stdout
+
+
+def make_repo(path: Path, files: dict[str, str]) -> str:
+    """A real repository with one commit holding `files`; returns the commit sha."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "-c", "init.defaultBranch=main", "init", "-q")
+    return commit(path, files)
+
+
+def commit(path: Path, files: dict[str, str], message: str = "c") -> str:
+    for name, text in files.items():
+        p = path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "--allow-empty", "-m", message)
+    return git(path, "rev-parse", "HEAD").strip()
+
+
+def diff(repo: Path, base: str, changes: dict[str, str]) -> str:
+    """The unified diff that turns `base` into `base` + `changes` (not committed to main)."""
+    git(repo, "checkout", "-q", "--detach", base)
+    for name, text in changes.items():
+        p = repo / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    git(repo, "add", "-A")
+    out = git(repo, "diff", "--cached", base)
+    git(repo, "reset", "-q", "--hard", base)
+    git(repo, "checkout", "-q", "main")
+    return out
+
+
+def write_benchmark(folder: Path, rows: list[dict[str, Any] | str], *, mirror: str,
+                    name: str = "bench", extra: str = "") -> Path:
+    """A jsonl source + config; `rows` may hold raw strings (malformed lines)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = [r if isinstance(r, str) else json.dumps(r, sort_keys=True) for r in rows]
+    (folder / "tasks.jsonl").write_text("\n".join(lines) + "\n")
+    cfg = folder / f"{name}.toml"
+    cfg.write_text(
+        f'name = "{name}"\n'
+        '[source]\njsonl = "tasks.jsonl"\n'
+        '[fields]\ninstance_id = "instance_id"\nrepo = "repo"\nbase_commit = "base_commit"\n'
+        'gold_patch = "patch"\ntest_patch = "test_patch"\nfail_to_pass = "FAIL_TO_PASS"\n'
+        'prose = ["problem_statement"]\n'
+        f'[codebase]\nclone_url = "{folder}/nowhere/{{owner}}/{{name}}.git"\n'
+        f'mirror = "{mirror}"\n' + extra
+    )
+    return cfg
+
+
+def row(instance_id: str, base: str, prose: str, gold: str, test: str,
+        repo: str = "acme/widgets", f2p: Any = ("tests/test_x.py::test_x",)) -> dict[str, Any]:
+    return {"instance_id": instance_id, "repo": repo, "base_commit": base,
+            "problem_statement": prose, "patch": gold, "test_patch": test,
+            "FAIL_TO_PASS": list(f2p) if isinstance(f2p, tuple) else f2p}
+
+
+class Audit:
+    """Runs the real CLI in-process against one store and runs folder."""
+
+    def __init__(self, tmp: Path):
+        self.store, self.runs = tmp / "store", tmp / "runs"
+
+    def invoke(self, *args: str) -> Any:
+        res = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        return res
+
+    def run(self, config: Path | None = None, *args: str) -> dict[str, Any]:
+        argv = ["run", *([str(config)] if config else []), "--store", str(self.store),
+                "--runs", str(self.runs), "--json", *args]
+        res = self.invoke(*argv)
+        assert res.exit_code == 0, res.output
+        return json.loads(res.output.strip().splitlines()[-1])
+
+    def sql(self, config: Path | None, query: str) -> list[dict[str, Any]]:
+        res = self.invoke("sql", *([str(config)] if config else []), query, "--store",
+                          str(self.store), "--format", "json")
+        assert res.exit_code == 0, res.output
+        return json.loads(res.output)
+
+    def verdicts(self, config: Path | None = None) -> dict[str, str]:
+        return {r["case_id"]: r["verdict"]
+                for r in self.sql(config, "select case_id, verdict from verdicts")}
+
+    def files(self, name: str) -> dict[str, bytes]:
+        base = self.runs / name
+        return {str(p.relative_to(base)): p.read_bytes()
+                for p in sorted(base.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def audit(tmp_path: Path) -> Audit:
+    return Audit(tmp_path)

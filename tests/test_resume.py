@@ -1,0 +1,247 @@
+"""Resuming: a rerun does nothing, a change redoes only what depends on it, a killed run resumes
+without computing any action twice, and every way of getting to the end gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DEMO, Audit, diff, make_repo, row, write_benchmark
+
+CORE = "def existing_helper():\n    return 1\n"
+TEST = ("from pkg.core import existing_helper\n\n\n"
+        "def test_existing():\n    assert existing_helper() == 1\n")
+N_TASKS = 40
+
+
+def run(audit: Audit, cfg: Path) -> dict[str, Any]:
+    """`determinacy run CFG --json` in-process: the JSON summary (last line of stdout)."""
+    res = audit.invoke("run", str(cfg), "--store", str(audit.store), "--runs", str(audit.runs),
+                       "--json")
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def fn_name(i: int) -> str:
+    return f"frobnicate_{i:02d}_widget"
+
+
+@dataclass
+class Bench:
+    """A real repository and N tasks on it: even tasks certify, odd ones name their function."""
+
+    mirror: str
+    rows: list[dict[str, Any]]
+
+    def write(self, folder: Path, rows: list[dict[str, Any]] | None = None) -> Path:
+        return write_benchmark(folder, list(rows if rows is not None else self.rows),
+                               mirror=self.mirror)
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
+    root = tmp_path_factory.mktemp("mirrors")
+    repo = root / "acme" / "widgets"
+    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
+                            "tests/test_core.py": TEST})
+    rows = []
+    for i in range(N_TASKS):
+        fn = fn_name(i)
+        gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {fn}():\n    return {i}\n"})
+        test = diff(repo, base, {"tests/test_core.py": f"{TEST}\n\ndef test_new():\n"
+                                 f"    from pkg.core import {fn}\n    assert {fn}() == {i}\n"})
+        prose = f"Add `{fn}` to pkg.core." if i % 2 else "Add one more helper to pkg.core."
+        rows.append(row(f"task-{i:02d}", base, prose, gold, test))
+    return Bench(mirror=f"{root}/{{owner}}/{{name}}", rows=rows)
+
+
+def ac_entries(store: Path) -> int:
+    """Entries of the action cache: one per action ever computed."""
+    return sum(1 for _ in (store / "ac").glob("*/*.json"))
+
+
+def tables(store: Path, name: str) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((store / "tables" / name).glob("*.parquet"))}
+
+
+# -- the shipped demo --------------------------------------------------------------------------
+
+
+def test_rerun_executes_nothing(audit: Audit) -> None:
+    first = run(audit, DEMO)
+    assert first["executed"] > 0 and first["actions_computed"] > 0, first
+    before = audit.files("demo")
+    again = run(audit, DEMO)
+    assert again["executed"] == 0 and again["actions_computed"] == 0, again
+    assert again["up_to_date"] == first["tasks"], again
+    assert again["verdicts"] == first["verdicts"]
+    assert audit.files("demo") == before
+
+
+def test_lost_doit_database_recomputes_no_action(audit: Audit) -> None:
+    first = run(audit, DEMO)
+    before = audit.files("demo")
+    db = sorted((audit.store / "doit").glob("demo.sqlite*"))
+    assert db, "doit's database is where the store layout says"
+    for p in db:
+        p.unlink()
+    again = run(audit, DEMO)
+    # doit forgot everything, so it runs its tasks again: each action comes from the cache.
+    assert again["executed"] > 0, again
+    assert again["actions_computed"] == 0, again
+    assert again["actions_cached"] == first["actions_computed"], again
+    assert audit.files("demo") == before
+
+
+def test_report_command_and_separate_runs_give_identical_bytes(tmp_path: Path) -> None:
+    a, b = Audit(tmp_path / "a"), Audit(tmp_path / "b")
+    run(a, DEMO)
+    files = a.files("demo")
+    assert "REPORT.md" in files and "CLAIMS.md" in files
+    assert any(k.endswith("/RECEIPT.md") for k in files)
+
+    runs2 = tmp_path / "a" / "runs2"
+    res = a.invoke("report", str(DEMO), "--store", str(a.store), "--runs", str(runs2))
+    assert res.exit_code == 0, res.output
+    assert res.output.strip() == str(runs2 / "demo" / "REPORT.md")
+    regenerated = Audit(tmp_path / "a")
+    regenerated.runs = runs2
+    assert regenerated.files("demo") == files
+
+    run(b, DEMO)  # another store, another runs folder: nothing shared but the config
+    assert b.files("demo") == files
+    assert tables(b.store, "demo") == tables(a.store, "demo")
+
+
+# -- a change redoes only what depends on it --------------------------------------------------
+
+
+def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) -> None:
+    rows = bench.rows[:6]
+    cfg = bench.write(tmp_path / "bench", rows)
+    audit = Audit(tmp_path)
+    run(audit, cfg)
+    assert audit.verdicts(cfg) == {f"task-{i:02d}": "NO_CLAIM" if i % 2 else "AIRTIGHT"
+                                   for i in range(6)}
+    before = audit.files("bench")
+
+    # task-02's prose now names its new function: the witness is gone.
+    changed = [dict(r) for r in rows]
+    changed[2]["problem_statement"] = f"Add `{fn_name(2)}` to pkg.core."
+    bench.write(tmp_path / "bench", changed)
+    summary = run(audit, cfg)
+    assert summary["executed_by_phase"] == {"settle": 1, "tables": 1, "report": 1}, summary
+    assert summary["actions_computed"] == 1, summary
+    assert audit.verdicts(cfg)["task-02"] == "NO_CLAIM"
+
+    after = audit.files("bench")
+    assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == [
+        "CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md", "cases/task-02/spec.md"]
+
+
+# -- interrupted runs --------------------------------------------------------------------------
+
+
+@dataclass
+class Reference:
+    """An uninterrupted run of the 40-task benchmark."""
+
+    cfg: Path
+    files: dict[str, bytes]
+    tables: dict[str, bytes]
+    ac: int
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory, bench: Bench) -> Reference:
+    tmp = tmp_path_factory.mktemp("reference")
+    cfg = bench.write(tmp / "bench")
+    audit = Audit(tmp)
+    summary = run(audit, cfg)
+    assert summary["executed"] == 3 * N_TASKS + 2, summary
+    assert summary["verdicts"] == {"AIRTIGHT": N_TASKS // 2, "NO_CLAIM": N_TASKS // 2}
+    n = ac_entries(audit.store)
+    assert summary["actions_computed"] == n == 3 * N_TASKS, summary
+    return Reference(cfg=cfg, files=audit.files("bench"), tables=tables(audit.store, "bench"),
+                     ac=n)
+
+
+def start(cfg: Path, audit: Audit) -> subprocess.Popen[str]:
+    """`determinacy run` as a real process, stdout a pipe: one line per executed task."""
+    audit.store.parent.mkdir(parents=True, exist_ok=True)
+    with (audit.store.parent / "stderr.txt").open("w") as err:
+        return subprocess.Popen(
+            [sys.executable, "-c", "from determinacy.cli import main; main()", "run", str(cfg),
+             "--store", str(audit.store), "--runs", str(audit.runs)],
+            stdout=subprocess.PIPE, stderr=err, text=True, cwd=audit.store.parent)
+
+
+def interrupted(tmp: Path, cfg: Path, sig: int, full_ac: int) -> tuple[Audit, int]:
+    """A run stopped by `sig` part-way, and how many tasks it reported done before.
+
+    Tries ever earlier stopping points: a run that finished before the signal proves nothing.
+    """
+    for after in (N_TASKS, N_TASKS // 3, 4, 1):
+        audit = Audit(tmp / f"{sig}-{after}")
+        proc = start(cfg, audit)
+        guard = threading.Timer(120, proc.kill)  # never hang the suite
+        guard.start()
+        try:
+            assert proc.stdout is not None
+            done = 0
+            while done < after and proc.stdout.readline():
+                done += 1
+            proc.send_signal(sig)
+            rc = proc.wait(timeout=10)  # promptly
+        finally:
+            guard.cancel()
+            proc.kill()
+            proc.wait()
+            assert proc.stdout is not None
+            proc.stdout.close()
+        if (audit.runs / "bench" / "REPORT.md").exists() or ac_entries(audit.store) >= full_ac:
+            continue  # the run was (nearly) over before the signal: try an earlier one
+        assert rc != 0, f"a run stopped by signal {sig} must not exit 0"
+        if sig == signal.SIGKILL:
+            assert rc == -signal.SIGKILL
+        return audit, done
+    pytest.fail(f"every run finished before signal {sig} reached it")
+
+
+def test_sigkill_then_resume_computes_each_action_once(tmp_path: Path,
+                                                       reference: Reference) -> None:
+    audit, done = interrupted(tmp_path, reference.cfg, signal.SIGKILL, reference.ac)
+    at_kill = ac_entries(audit.store)
+
+    resumed = run(audit, reference.cfg)
+    assert resumed["exit"] == 0 and resumed["failed"] == 0, resumed
+    # Every task reported done before the kill was recorded: the resume skips it.
+    assert resumed["up_to_date"] >= done, resumed
+    # No action computed twice: the resume computed exactly what the killed run had not.
+    assert at_kill + resumed["actions_computed"] == ac_entries(audit.store) == reference.ac
+    assert resumed["actions_cached"] == resumed["executed_by_phase"].get("propose", 0) \
+        + resumed["executed_by_phase"].get("codebase", 0) \
+        + resumed["executed_by_phase"].get("settle", 0) - resumed["actions_computed"]
+
+    assert audit.files("bench") == reference.files
+    assert tables(audit.store, "bench") == reference.tables
+
+
+def test_sigterm_stops_promptly_and_resumes(tmp_path: Path, reference: Reference) -> None:
+    audit, done = interrupted(tmp_path, reference.cfg, signal.SIGTERM, reference.ac)
+    at_term = ac_entries(audit.store)
+    # Like Ctrl-C: doit saved what it did, so the rerun picks up from there.
+    resumed = run(audit, reference.cfg)
+    assert resumed["exit"] == 0, resumed
+    assert resumed["up_to_date"] >= done > 0, resumed
+    assert at_term + resumed["actions_computed"] == ac_entries(audit.store) == reference.ac
+    assert audit.files("bench") == reference.files
+    assert tables(audit.store, "bench") == reference.tables
+    assert resumed["verdicts"] == {"AIRTIGHT": N_TASKS // 2, "NO_CLAIM": N_TASKS // 2}

@@ -1,0 +1,127 @@
+"""The pure pieces a verdict rests on: prose normalization, test paths, lexing, the search."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from conftest import commit, diff, make_repo
+
+from determinacy.codebase import search_tree
+from determinacy.config import DEFAULT_TEST_PATHS
+from determinacy.paths import exclude_pathspecs, is_test_path
+from determinacy.propose import propose, trivial_reason
+from determinacy.prose import Prose, words
+from determinacy.settle import receipt_command
+
+
+def test_words_split_every_identifier_style() -> None:
+    for ident in ("renderBadge", "render_badge", "render-badge", "RenderBadge", "RENDER_BADGE"):
+        assert words(ident) == ["render", "badge"], ident
+    assert words("HTTPServerError") == ["http", "server", "error"]
+
+
+def test_prose_normalizations_only_make_certification_harder() -> None:
+    p = Prose("Add a way to render a Badge.\nThe low stock flag; Use `--dry-run`.")
+    assert p.match("render a Badge") == "exact"
+    assert p.match("RENDER A BADGE") == "case-insensitive"
+    assert p.match("lowStock") == "words"
+    assert p.match("low_stock") == "words"
+    assert p.match("dry_run") == "words"
+    assert p.match("render_badge") == ""  # "render a badge" is not the run "render badge"
+    assert p.match("stockLow") == ""  # order matters
+    assert p.match("lowStockFlagX") == ""
+
+
+def test_test_path_policy_uses_git_glob_semantics() -> None:
+    tests = ["tests/a.py", "src/tests/b/c.py", "test_x.py", "a/test_x.py", "pkg/x_test.go",
+             "web/a.spec.ts", "web/a.test.jsx", "conftest.py", "a/__tests__/x.js"]
+    source = ["widgets/core.py", "testsuite/a.py", "contest.py", "src/latest.py", "a/spec.ts"]
+    for p in tests:
+        assert is_test_path(p, DEFAULT_TEST_PATHS), p
+    for p in source:
+        assert not is_test_path(p, DEFAULT_TEST_PATHS), p
+
+
+def test_lenient_pathspecs_exclude_what_python_classifies_as_tests(tmp_path: Path) -> None:
+    """The Python classifier and git's pathspecs must agree, or lenient receipts would lie."""
+    files = {p: "needle\n" for p in ["tests/a.py", "src/tests/b.py", "src/test_c.py",
+                                     "src/core.py", "web/a.spec.ts", "web/app.ts"]}
+    sha = make_repo(tmp_path / "r", files)
+    out = subprocess.run(["git", "grep", "-l", "needle", sha, "--", ".",
+                          *exclude_pathspecs(DEFAULT_TEST_PATHS)],
+                         cwd=tmp_path / "r", capture_output=True, text=True).stdout
+    found = sorted(line.split(":", 1)[1] for line in out.splitlines())
+    assert found == sorted(p for p in files if not is_test_path(p, DEFAULT_TEST_PATHS))
+
+
+def test_search_finds_patterns_hidden_by_overlapping_matches(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    sha = make_repo(repo, {"a.txt": "foobar here\n-x flag\n", "b/c.txt": "nothing\n"})
+    found = search_tree(repo / ".git", sha, ["foo", "foobar", "oba", "-x", "absent", "bar h"])
+    assert set(found) == {"foo", "foobar", "oba", "-x", "bar h"}
+    assert found["-x"] == "a.txt:2"
+    lenient = search_tree(repo / ".git", sha, ["nothing"], exclude_pathspecs(["b/**"]))
+    assert lenient == {}
+
+
+def test_trivial_constants_never_certify() -> None:
+    assert trivial_reason("ab", 3)
+    assert trivial_reason("---", 3)
+    assert trivial_reason("self", 3)
+    assert trivial_reason("two\nlines", 3)
+    assert trivial_reason("render_badge", 3) == ""
+
+
+def test_receipt_quotes_every_constant_and_keeps_dashes_patterns() -> None:
+    cmd = receipt_command("--no-color", "abc123", [])
+    assert cmd == "git grep -F -n -e '--no-color' abc123"
+    cmd = receipt_command("it's $(rm -rf /)", "abc123", [])
+    assert cmd == "git grep -F -n -e 'it'\"'\"'s $(rm -rf /)' abc123"
+
+
+def test_proposer_skips_comments_and_reads_strings_names_numbers(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    base = make_repo(repo, {"pkg/core.py": "X = 1\n", "tests/test_core.py": "import pkg\n"})
+    gold = diff(repo, base, {"pkg/core.py": (
+        "X = 1\n"
+        "# shared_comment_word lives only in comments\n"
+        "def shiny_helper():\n"
+        "    return {'colour_key': 4500}  # trailing_comment_name\n"
+    )})
+    test = diff(repo, base, {"tests/test_core.py": (
+        "import pkg\n"
+        "# shared_comment_word\n"
+        "def test_it():\n"
+        "    assert pkg.core.shiny_helper() == {'colour_key': 4500}  # trailing_comment_name\n"
+    )})
+    p = propose(gold, test, DEFAULT_TEST_PATHS, 3)
+    got = {c.constant: c.kind for c in p.candidates}
+    assert got["shiny_helper"] == "identifier"
+    assert got["colour_key"] == "string"
+    assert got["4500"] == "number"
+    assert "shared_comment_word" not in got and "trailing_comment_name" not in got
+    c = next(c for c in p.candidates if c.constant == "shiny_helper")
+    assert c.gold_at == ["pkg/core.py:3"] and c.test_at == ["tests/test_core.py:4"]
+
+
+def test_gold_changes_to_test_files_are_not_implementation(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    base = make_repo(repo, {"pkg/a.py": "", "tests/test_a.py": ""})
+    gold = diff(repo, base, {"pkg/a.py": "value = 1\n", "tests/test_a.py": "zebra_name = 1\n"})
+    test = diff(repo, base, {"tests/test_a.py": "zebra_name = 2\n"})
+    assert "zebra_name" not in {c.constant for c in propose(gold, test, DEFAULT_TEST_PATHS,
+                                                            3).candidates}
+
+
+def test_unparsable_and_binary_patches_are_case_errors(tmp_path: Path) -> None:
+    p = propose("this is not a diff\n", "this is not a diff\n", DEFAULT_TEST_PATHS, 3)
+    assert "unified diff" in p.error
+    binary = ("diff --git a/logo.png b/logo.png\nindex 1111111..2222222 100644\n"
+              "Binary files a/logo.png and b/logo.png differ\n")
+    repo = tmp_path / "r"
+    base = make_repo(repo, {"tests/test_a.py": ""})
+    test = diff(repo, base, {"tests/test_a.py": "x = 1\n"})
+    p = propose(binary, test, DEFAULT_TEST_PATHS, 3)
+    assert "binary" in p.error and p.binary_files == ["logo.png"]
+    commit(repo, {})  # the repo stays usable
