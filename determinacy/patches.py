@@ -178,13 +178,14 @@ VAR_KEYWORDS = frozenset("let const var val".split())
 NOT_DEF, LOCAL_DEF, DEF = 0, 1, 2
 
 
-def mark_definitions(lx: list[_Lexeme], python_like: bool) -> None:
+def mark_definitions(lx: list[_Lexeme], python_like: bool, text: str) -> None:
     """Mark names at definition sites (method §7 DefUse). Conservative: a name both patches
     define, or neither does, never certifies, so a missed definition costs a claim, not a lie.
 
     DEF: the lexer tags a function or class name; a declaring keyword precedes it (`def`,
     `func`, `class`, ... also past a Go receiver); an attribute is assigned (`self.x =`); a
-    parameter of a signature; outside Python, a key of a `{...}` literal or member list.
+    parameter of a signature; outside Python, a key of a `{...}` literal or member list
+    (`{key: ...`, `, key:`, or a `key:` that starts its line; never `case X:`).
     LOCAL_DEF: a plain variable assigned (`=`, `:=`) outside a call's parentheses, or declared
     with `let`/`const`/`var`/`val`.
     """
@@ -213,13 +214,24 @@ def mark_definitions(lx: list[_Lexeme], python_like: bool) -> None:
             if nxt.value in ("=", ":=") and not (inner == "(" and not signature):
                 attribute = prev is not None and prev.value == "."
                 level = max(level, DEF if attribute or signature else LOCAL_DEF)
-            elif nxt.value == ":" and inner == "{" and not python_like:
+            elif nxt.value == ":" and inner == "{" and not python_like and _is_key(lx, i, text):
                 level = DEF
         if signature and prev is not None and prev.value in ("(", ","):
             level = DEF
         t.defines = level
         if level:
             last_def = i
+
+
+def _is_key(lx: list[_Lexeme], i: int, text: str) -> bool:
+    if i == 0:
+        return True
+    prev = lx[i - 1]
+    if prev.value in ("{", ",", ";"):
+        return True
+    if prev.value in ("case", "default", "."):
+        return False
+    return "\n" in text[prev.offset : lx[i].offset]
 
 
 def _after_receiver(lx: list[_Lexeme], close: int) -> bool:
@@ -238,10 +250,48 @@ def _after_receiver(lx: list[_Lexeme], close: int) -> bool:
 def _lex(lexer: Lexer, text: str) -> Iterator[tuple[str, str, int, int]]:
     """(kind, raw text, offset, defines) for names, string literals and numbers."""
     lx = _lexemes(lexer, text)
-    mark_definitions(lx, python_like="python" in lexer.name.lower())
-    for t in lx:
-        if t.kind in ("identifier", "string", "number"):
+    mark_definitions(lx, python_like="python" in lexer.name.lower(), text=text)
+    imports = module_strings(lx, text if lexer.name == "Go" else "")
+    for i, t in enumerate(lx):
+        if t.kind in ("identifier", "string", "number") and i not in imports:
             yield t.kind, t.value, t.offset, t.defines
+
+
+_GO_IMPORT_SPEC = re.compile(r'[ \t]*(?:[A-Za-z_.][A-Za-z0-9_]*[ \t]+)?"[^"\n]*"[ \t]*')
+
+
+def module_strings(lx: list[_Lexeme], go_text: str = "") -> set[int]:
+    """Indexes of strings that name a module to import (`import "x"`, `import (...)`,
+    `from "x"`, `require("x")`): both patches importing one module is not a graded behavior.
+    With `go_text`, a Go line holding only `[alias] "path"` is an import spec too (the hunk
+    may not show the `import (` that opened its block)."""
+    out: set[int] = set()
+    block = -1  # depth of an open `import (` block
+    depth = 0
+    for i, t in enumerate(lx):
+        if t.kind == "punct" and t.value == "(":
+            depth += 1
+            if i and lx[i - 1].kind == "keyword" and lx[i - 1].value == "import":
+                block = depth
+        elif t.kind == "punct" and t.value == ")":
+            if depth == block:
+                block = -1
+            depth -= 1
+        if t.kind != "string":
+            continue
+        p1 = lx[i - 1] if i else None
+        p2 = lx[i - 2] if i > 1 else None
+        if block != -1 or (p1 is not None and p1.value in ("import", "from")) or (
+            p1 is not None and p1.value == "(" and p2 is not None and p2.value == "require"
+        ) or (p2 is not None and p2.value == "import" and p1 is not None
+              and p1.kind in ("identifier", "name", "punct")):
+            out.add(i)
+        elif go_text:
+            start = go_text.rfind("\n", 0, t.offset) + 1
+            end = go_text.find("\n", t.offset)
+            if _GO_IMPORT_SPEC.fullmatch(go_text[start : end if end != -1 else None]):
+                out.add(i)
+    return out
 
 
 def added_tokens(files: list[FileDiff]) -> Iterator[Tok]:

@@ -102,13 +102,13 @@ class Audit:
                 "--runs", str(self.runs), "--json", *args]
         res = self.invoke(*argv)
         assert res.exit_code == 0, res.output
-        return json.loads(res.output.strip().splitlines()[-1])
+        return json.loads(res.stdout.strip().splitlines()[-1])
 
     def sql(self, config: Path | None, query: str) -> list[dict[str, Any]]:
         res = self.invoke("sql", *([str(config)] if config else []), query, "--store",
                           str(self.store), "--format", "json")
         assert res.exit_code == 0, res.output
-        return json.loads(res.output)
+        return json.loads(res.stdout)
 
     def verdicts(self, config: Path | None = None) -> dict[str, str]:
         return {r["case_id"]: r["verdict"]

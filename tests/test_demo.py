@@ -1,0 +1,112 @@
+"""The shipped demo: every task gets its known verdict, and every receipt holds up in a shell."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import DEMO, ROOT, Audit
+
+EXPECTED = json.loads((ROOT / "examples" / "demo" / "expected.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Audit, dict]:
+    a = Audit(tmp_path_factory.mktemp("demo"))
+    return a, a.run()  # no CONFIG: the shipped demo
+
+
+def test_every_demo_task_gets_its_expected_verdict(demo: tuple[Audit, dict]) -> None:
+    audit, summary = demo
+    assert audit.verdicts(DEMO) == {k: v["verdict"] for k, v in EXPECTED.items()}
+    assert len(EXPECTED) >= 8
+    assert summary["failed"] == 0
+
+
+def test_demo_certifies_exactly_the_expected_constants(demo: tuple[Audit, dict]) -> None:
+    audit, _ = demo
+    got: dict[str, list[str]] = {k: [] for k in EXPECTED}
+    for r in audit.sql(DEMO, "select case_id, constant from witnesses order by 1, 2"):
+        got[r["case_id"]].append(r["constant"])
+    assert got == {k: sorted(v["constants"]) for k, v in EXPECTED.items()}
+
+
+def test_lenient_policy_certifies_constants_only_in_base_test_files(tmp_path: Path) -> None:
+    cfg = tmp_path / "demo-lenient.toml"
+    text = DEMO.read_text().replace('absence = "strict"', 'absence = "lenient"')
+    text = text.replace('name = "demo"', 'name = "demo-lenient"')
+    text = text.replace('"demo/', f'"{DEMO.parent}/demo/')
+    cfg.write_text(text)
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {k: v["lenient_verdict"] for k, v in EXPECTED.items()}
+    report = (audit.runs / "demo-lenient" / "REPORT.md").read_text()
+    assert "absence policy: **lenient**" in report
+
+
+def test_reports_and_one_receipt_per_task(demo: tuple[Audit, dict]) -> None:
+    audit, _ = demo
+    files = audit.files("demo")
+    assert "REPORT.md" in files and "CLAIMS.md" in files
+    for case in EXPECTED:
+        assert f"cases/{case}/RECEIPT.md" in files, case
+    for case, exp in EXPECTED.items():
+        receipt = files[f"cases/{case}/RECEIPT.md"].decode()
+        assert receipt.startswith(f"# {exp['verdict']}: {case}")
+        if exp["verdict"] != "ERROR":
+            assert {f"cases/{case}/{n}" for n in ("spec.md", "gold.diff", "hidden_test.diff")} \
+                <= set(files)
+    claims = files["CLAIMS.md"].decode()
+    for case, exp in EXPECTED.items():
+        assert (f"| {case} | AIRTIGHT |" in claims) == (exp["verdict"] == "AIRTIGHT"), case
+    report = files["REPORT.md"].decode()
+    n_air = sum(e["verdict"] == "AIRTIGHT" for e in EXPECTED.values())
+    audited = sum(e["verdict"] != "ERROR" for e in EXPECTED.values())
+    assert f"At least **{n_air}** of {audited} audited cases" in report
+    assert "did not run" in report  # no agent: the screen did not run, and the report says so
+
+
+def test_receipt_commands_print_nothing_in_a_checkout(demo: tuple[Audit, dict],
+                                                      tmp_path: Path) -> None:
+    """Paste each AIRTIGHT receipt command into a shell in a clone of the demo repository."""
+    audit, _ = demo
+    clone = tmp_path / "widgets"
+    subprocess.run(["git", "clone", "-q", str(ROOT / "examples" / "demo" / "widgets.bundle"),
+                    str(clone)], check=True)
+    witnesses = audit.sql(DEMO, "select constant, command from witnesses")
+    assert witnesses
+    for w in witnesses:
+        cmd = w["command"]
+        # Every constant is single-quoted in the command, dashes included.
+        assert re.search(r"-e '", cmd), cmd
+        p = subprocess.run(["bash", "-c", cmd], cwd=clone, capture_output=True, text=True)
+        assert p.stdout == "" and p.returncode == 1, (cmd, p.stdout, p.stderr)
+        # And the same search for something that is there prints it: the check can fail.
+        present = cmd.replace(f"-e {_quoted(w['constant'])}", "-e 'def '")
+        assert subprocess.run(["bash", "-c", present], cwd=clone, capture_output=True,
+                              text=True).stdout
+
+
+def test_receipts_in_markdown_quote_the_command_exactly(demo: tuple[Audit, dict]) -> None:
+    audit, _ = demo
+    for w in audit.sql(DEMO, "select case_id, command from witnesses"):
+        receipt = (audit.runs / "demo" / "cases" / w["case_id"] / "RECEIPT.md").read_text()
+        assert f"\n{w['command']}\n" in receipt
+
+
+def _quoted(s: str) -> str:
+    return "'" + s.replace("'", "'\"'\"'") + "'"
+
+
+def test_report_is_regenerated_byte_for_byte_from_the_store(demo: tuple[Audit, dict],
+                                                            tmp_path: Path) -> None:
+    audit, _ = demo
+    before = audit.files("demo")
+    res = audit.invoke("report", "--store", str(audit.store), "--runs", str(tmp_path / "r"))
+    assert res.exit_code == 0, res.output
+    again = Audit(tmp_path)
+    again.runs = tmp_path / "r"
+    assert again.files("demo") == before
