@@ -13,6 +13,7 @@ from pathlib import Path
 
 from doit import get_var
 
+from determinacy import dodb
 from determinacy.cli import _term, default_config
 from determinacy.config import load_config
 from determinacy.graph import Audit, build_graph, doit_config, prepare
@@ -28,5 +29,6 @@ _audit = prepare(Audit(
 ))
 signal.signal(signal.SIGTERM, _term)
 
+dodb.STATS = _audit.store.stats
 DOIT_CONFIG = doit_config(_audit)
 globals().update(build_graph(_audit))

@@ -94,11 +94,8 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     argv += list(doit_args)
     loader = DeterminacyLoader(audit, outstream=sys.stderr if as_json else sys.stdout)
     rc = DoitMain(loader, config_filenames=()).run(argv)
-    stats = audit.store.stats
     summary = {
         **dodb.LAST.as_dict(),
-        "actions_computed": sum(stats.computed.values()),
-        "actions_cached": sum(stats.cached.values()),
         "report": str(audit.out / "REPORT.md"),
         "verdicts": _verdict_counts(audit.store, cfg) if rc == 0 else {},
         "exit": rc,
@@ -107,8 +104,6 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
         click.echo(json.dumps(summary, sort_keys=True))
     else:
         verdicts = ", ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
-        click.echo(f"actions: {summary['actions_computed']} computed, "
-                   f"{summary['actions_cached']} served from the cache")
         if rc == 0:
             click.echo(f"verdicts: {verdicts}\nreport: {summary['report']}")
     sys.exit(rc)

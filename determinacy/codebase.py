@@ -88,7 +88,8 @@ def resolve_commit(store: Store, git_dir: Path, repo: str, commit: str, may_fetc
             git(git_dir, "fetch", "--quiet", "--prune", "origin", check=False)
         sha = lookup()
     if sha is None:
-        raise CaseError(f"base commit {commit} does not exist in {repo} ({git_dir})",
+        raise CaseError(f"base commit {commit} does not exist in {repo}"
+                        + (" (not even after a fetch)" if may_fetch else " (local mirror)"),
                         transient=True)
     return sha
 

@@ -46,7 +46,10 @@ class Summary:
         self.error_lines: list[str] = []
 
     def as_dict(self) -> dict[str, Any]:
+        computed, cached = _action_counts()
         return {
+            "actions_computed": computed,
+            "actions_cached": cached,
             "tasks": self.total,
             "executed": sum(self.executed.values()),
             "executed_by_phase": dict(sorted(self.executed.items())),
@@ -57,7 +60,19 @@ class Summary:
 
 
 LAST = Summary()
+# The action-cache counters of the store the running graph uses (set by the graph loader).
+STATS: Any = None
 _LOCK = threading.Lock()
+
+
+def _action_counts() -> tuple[int, int]:
+    if STATS is None:
+        return 0, 0
+    return sum(STATS.computed.values()), sum(STATS.cached.values())
+
+
+def _cache_hits() -> int:
+    return _action_counts()[1]
 
 
 def _phase(name: str) -> str:
@@ -90,7 +105,8 @@ class ProgressReporter(ConsoleReporter):
         if self.tty:
             ran = " ".join(f"{k} {v}" for k, v in sorted(s.executed.items()))
             self.outstream.write(f"\r\x1b[K[{self._done()}/{s.total}] ran: {ran or '-'} · "
-                                 f"up to date {s.up_to_date} · errors {s.case_errors}")
+                                 f"up to date {s.up_to_date} · errors {s.case_errors} · "
+                                 f"cache hits {_cache_hits()}")
             if note:
                 self.outstream.write(f"\n{note}\n")
         else:
@@ -130,7 +146,8 @@ class ProgressReporter(ConsoleReporter):
         self.outstream.write(
             f"{s['tasks']} tasks: {s['executed']} executed{f' ({by})' if by else ''}, "
             f"{s['up_to_date']} up to date, {s['failed']} failed; "
-            f"{s['case_errors']} case errors\n")
+            f"{s['case_errors']} case errors; actions {s['actions_computed']} computed, "
+            f"{s['actions_cached']} from the cache\n")
         super().complete_run()
 
 

@@ -17,7 +17,7 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed
 
-from determinacy import __version__, phases
+from determinacy import __version__, dodb, phases
 from determinacy.config import Config, config_digest
 from determinacy.dodb import ProgressReporter
 from determinacy.records import CaseError, Check, RunInfo, Task
@@ -235,6 +235,7 @@ class DeterminacyLoader(TaskLoader2):
         return config
 
     def load_tasks(self, cmd: Any, pos_args: list[str]) -> list[Any]:
+        dodb.STATS = self.audit.store.stats
         out = []
         for name, creator in sorted(build_graph(self.audit).items()):
             out.extend(generate_tasks(name[len("task_"):], creator(), creator.__doc__))

@@ -32,4 +32,5 @@ def download_split(dataset: str, split: str, revision: str | None) -> tuple[list
 
 def _in_split(path: str, split: str) -> bool:
     parts = path.split("/")
-    return split in parts[:-1] or parts[-1].startswith(f"{split}-") or parts[-1] == f"{split}.parquet"
+    name = parts[-1]
+    return split in parts[:-1] or name.startswith(f"{split}-") or name == f"{split}.parquet"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Build the offline demo benchmark: a tiny real repository plus tasks with known verdicts.
 
-    python examples/demo/build_demo.py           # (re)write widgets.bundle, tasks.jsonl, expected.json
-    python examples/demo/build_demo.py --check   # also apply every patch and run its tests
+    python examples/demo/build_demo.py          # (re)write the bundle, tasks.jsonl, expected.json
+    python examples/demo/build_demo.py --check  # also apply every patch and run its tests
 
 Stdlib only. The repository "acme/widgets" is created from the sources below, in a temporary
 folder, with fixed authors, dates and git settings, so every commit SHA is reproducible. Each task
