@@ -74,7 +74,8 @@ def prepare(audit: Audit) -> Audit:
     manifest = {
         "tasks": sorted([t.case_id, phases.task_inputs(audit.store, t)["task"]]
                         for t in audit.loaded.tasks),
-        "errors": sorted(msgspec.to_builtins(e) for e in audit.loaded.errors),
+        "errors": [msgspec.to_builtins(e) for e in sorted(audit.loaded.errors,
+                                                           key=lambda e: (e.row, e.case_id))],
         "run": msgspec.to_builtins(audit.run_info()),
     }
     # Unchanged bytes keep the old mtime: doit then sees nothing to redo.

@@ -6,6 +6,7 @@ The output folder is written aside and swapped in whole, so it never mixes two r
 
 from __future__ import annotations
 
+import contextlib
 import decimal
 import os
 import shutil
@@ -97,19 +98,24 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     out = runs / cfg.name
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".tmp-{cfg.name}-"))
+    old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".old-{cfg.name}-"))
     try:
         for rel, text in files.items():
             p = tmp / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text, encoding="utf-8")
-        old = out.parent / f".old-{cfg.name}"
-        shutil.rmtree(old, ignore_errors=True)
-        if out.exists():
-            os.replace(out, old)
-        os.replace(tmp, out)
-        shutil.rmtree(old, ignore_errors=True)
+        # Swap the folder whole; a concurrent renderer of the same tables writes the same bytes.
+        for _ in range(10):
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(out, old / "previous")
+            try:
+                os.replace(tmp, out)
+                break
+            except OSError:
+                continue
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
     return out
 
 

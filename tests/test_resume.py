@@ -3,7 +3,6 @@ without computing any action twice, and every way of getting to the end gives th
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import sys
@@ -20,13 +19,6 @@ TEST = ("from pkg.core import existing_helper\n\n\n"
         "def test_existing():\n    assert existing_helper() == 1\n")
 N_TASKS = 40
 
-
-def run(audit: Audit, cfg: Path) -> dict[str, Any]:
-    """`determinacy run CFG --json` in-process: the JSON summary (last line of stdout)."""
-    res = audit.invoke("run", str(cfg), "--store", str(audit.store), "--runs", str(audit.runs),
-                       "--json")
-    assert res.exit_code == 0, res.output
-    return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 def fn_name(i: int) -> str:
@@ -75,10 +67,10 @@ def tables(store: Path, name: str) -> dict[str, bytes]:
 
 
 def test_rerun_executes_nothing(audit: Audit) -> None:
-    first = run(audit, DEMO)
+    first = audit.run(DEMO)
     assert first["executed"] > 0 and first["actions_computed"] > 0, first
     before = audit.files("demo")
-    again = run(audit, DEMO)
+    again = audit.run(DEMO)
     assert again["executed"] == 0 and again["actions_computed"] == 0, again
     assert again["up_to_date"] == first["tasks"], again
     assert again["verdicts"] == first["verdicts"]
@@ -86,13 +78,13 @@ def test_rerun_executes_nothing(audit: Audit) -> None:
 
 
 def test_lost_doit_database_recomputes_no_action(audit: Audit) -> None:
-    first = run(audit, DEMO)
+    first = audit.run(DEMO)
     before = audit.files("demo")
     db = sorted((audit.store / "doit").glob("demo.sqlite*"))
     assert db, "doit's database is where the store layout says"
     for p in db:
         p.unlink()
-    again = run(audit, DEMO)
+    again = audit.run(DEMO)
     # doit forgot everything, so it runs its tasks again: each action comes from the cache.
     assert again["executed"] > 0, again
     assert again["actions_computed"] == 0, again
@@ -102,7 +94,7 @@ def test_lost_doit_database_recomputes_no_action(audit: Audit) -> None:
 
 def test_report_command_and_separate_runs_give_identical_bytes(tmp_path: Path) -> None:
     a, b = Audit(tmp_path / "a"), Audit(tmp_path / "b")
-    run(a, DEMO)
+    a.run(DEMO)
     files = a.files("demo")
     assert "REPORT.md" in files and "CLAIMS.md" in files
     assert any(k.endswith("/RECEIPT.md") for k in files)
@@ -115,7 +107,7 @@ def test_report_command_and_separate_runs_give_identical_bytes(tmp_path: Path) -
     regenerated.runs = runs2
     assert regenerated.files("demo") == files
 
-    run(b, DEMO)  # another store, another runs folder: nothing shared but the config
+    b.run(DEMO)  # another store, another runs folder: nothing shared but the config
     assert b.files("demo") == files
     assert tables(b.store, "demo") == tables(a.store, "demo")
 
@@ -127,7 +119,7 @@ def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) ->
     rows = bench.rows[:6]
     cfg = bench.write(tmp_path / "bench", rows)
     audit = Audit(tmp_path)
-    run(audit, cfg)
+    audit.run(cfg)
     assert audit.verdicts(cfg) == {f"task-{i:02d}": "NO_CLAIM" if i % 2 else "AIRTIGHT"
                                    for i in range(6)}
     before = audit.files("bench")
@@ -136,7 +128,7 @@ def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) ->
     changed = [dict(r) for r in rows]
     changed[2]["problem_statement"] = f"Add `{fn_name(2)}` to pkg.core."
     bench.write(tmp_path / "bench", changed)
-    summary = run(audit, cfg)
+    summary = audit.run(cfg)
     assert summary["executed_by_phase"] == {"settle": 1, "tables": 1, "report": 1}, summary
     assert summary["actions_computed"] == 1, summary
     assert audit.verdicts(cfg)["task-02"] == "NO_CLAIM"
@@ -164,7 +156,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, bench: Bench) -> Referen
     tmp = tmp_path_factory.mktemp("reference")
     cfg = bench.write(tmp / "bench")
     audit = Audit(tmp)
-    summary = run(audit, cfg)
+    summary = audit.run(cfg)
     assert summary["executed"] == 3 * N_TASKS + 2, summary
     assert summary["verdicts"] == {"AIRTIGHT": N_TASKS // 2, "NO_CLAIM": N_TASKS // 2}
     n = ac_entries(audit.store)
@@ -220,7 +212,7 @@ def test_sigkill_then_resume_computes_each_action_once(tmp_path: Path,
     audit, done = interrupted(tmp_path, reference.cfg, signal.SIGKILL, reference.ac)
     at_kill = ac_entries(audit.store)
 
-    resumed = run(audit, reference.cfg)
+    resumed = audit.run(reference.cfg)
     assert resumed["exit"] == 0 and resumed["failed"] == 0, resumed
     # Every task reported done before the kill was recorded: the resume skips it.
     assert resumed["up_to_date"] >= done, resumed
@@ -238,7 +230,7 @@ def test_sigterm_stops_promptly_and_resumes(tmp_path: Path, reference: Reference
     audit, done = interrupted(tmp_path, reference.cfg, signal.SIGTERM, reference.ac)
     at_term = ac_entries(audit.store)
     # Like Ctrl-C: doit saved what it did, so the rerun picks up from there.
-    resumed = run(audit, reference.cfg)
+    resumed = audit.run(reference.cfg)
     assert resumed["exit"] == 0, resumed
     assert resumed["up_to_date"] >= done > 0, resumed
     assert at_term + resumed["actions_computed"] == ac_entries(audit.store) == reference.ac
