@@ -72,9 +72,19 @@ def main() -> None:
               help="Phases run in parallel (threads).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON summary on stdout (progress goes to stderr).")
+@click.option("--agent", help="Agent command (prompt on stdin, answer on stdout), e.g. "
+              "'claude -p'. Split like a shell would, never run by one. Overrides [agent].")
+@click.option("--refuter", help="Refuter command (default: the agent; another model family "
+              "is better). Overrides [agent] refuter.")
+@click.option("--pass", "pass_no", type=click.IntRange(min=1),
+              help="Run the agent phases as pass N (default 1). Other passes are untouched.")
+@click.option("--passes", type=click.IntRange(min=1), help="Run agent passes 1..K.")
+@click.option("--agent-timeout", type=click.FloatRange(min=0, min_open=True),
+              help="Seconds per agent call (default [agent] timeout, 600).")
 @click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
 def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jobs: int,
-        as_json: bool, doit_args: tuple[str, ...]) -> None:
+        as_json: bool, agent: str | None, refuter: str | None, pass_no: int | None,
+        passes: int | None, agent_timeout: float | None, doit_args: tuple[str, ...]) -> None:
     """Run (or resume) the audit of CONFIG and write RUNS/<name>/REPORT.md, CLAIMS.md, receipts.
 
     Only what changed is recomputed; an interrupted run resumes where it stopped. Extra
@@ -86,7 +96,11 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     from determinacy.graph import Audit, DeterminacyLoader, prepare
 
     cfg = _load(config)
-    audit = prepare(Audit(cfg=cfg, store=Store(store_dir), runs=Path(runs_dir), limit=limit))
+    if pass_no and passes:
+        raise DeterminacyError("give --pass or --passes, not both")
+    agents = agent_setups(cfg, agent, refuter, pass_no, passes, agent_timeout)
+    audit = prepare(Audit(cfg=cfg, store=Store(store_dir), runs=Path(runs_dir), limit=limit,
+                          agents=agents))
     signal.signal(signal.SIGTERM, _term)
     argv = ["run"]
     if jobs > 1:
@@ -107,6 +121,28 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
         if rc == 0:
             click.echo(f"verdicts: {verdicts}\nreport: {summary['report']}")
     sys.exit(rc)
+
+
+def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: int | None,
+                 passes: int | None, timeout: float | None) -> list[Any]:
+    """The agent passes to run now: none without an agent command."""
+    from determinacy.agent_phases import AgentSetup
+    from determinacy.config import argv
+
+    try:
+        command = argv(agent) if agent else argv(cfg.agent.command)
+        judge = argv(refuter) if refuter else argv(cfg.agent.refuter) or command
+    except ValueError as e:
+        raise DeterminacyError(f"cannot split the agent command: {e}") from None
+    if not command:
+        if pass_no or passes or refuter:
+            raise DeterminacyError("--pass, --passes and --refuter need an agent "
+                                   "(--agent or [agent] command)")
+        return []
+    numbers = list(range(1, passes + 1)) if passes else [pass_no or 1]
+    return [AgentSetup(argv=tuple(command), refuter=tuple(judge), pass_no=n,
+                       timeout=timeout or cfg.agent.timeout, max_chars=cfg.agent.max_chars)
+            for n in numbers]
 
 
 def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:

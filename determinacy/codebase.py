@@ -131,3 +131,9 @@ def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
             found.update(new)
             remaining = [r for r in remaining if r not in new]
     return {k: f"{path}:{line}" for k, (path, line) in sorted(found.items())}
+
+
+def read_file(git_dir: Path, commit: str, path: str) -> str | None:
+    """A file's text at `commit`, or None when there is no such file."""
+    p = git(git_dir, "cat-file", "blob", f"{commit}:{path}", check=False)
+    return p.stdout.decode(errors="replace") if p.returncode == 0 else None

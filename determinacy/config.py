@@ -6,6 +6,7 @@ Every error names the file and the dotted key, so a user can fix a config withou
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
@@ -75,10 +76,33 @@ class CodebaseCfg(_Base, kw_only=True):
     mirror: str | None = None
 
 
+# Not live code: a precedent found here says nothing about how the codebase decides.
+DEFAULT_DEAD_PATHS: tuple[str, ...] = (
+    "**/vendor/**",
+    "**/third_party/**",
+    "**/node_modules/**",
+    "**/example/**",
+    "**/examples/**",
+    "**/deprecated/**",
+)
+
+
+class AgentCfg(_Base, kw_only=True):
+    # argv of a CLI that reads the prompt on stdin and prints its answer (a shell-like string
+    # is split with shlex, never run through a shell).
+    command: list[str] | str = msgspec.field(default_factory=list)
+    refuter: list[str] | str = msgspec.field(default_factory=list)  # default: the agent
+    timeout: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    # Longer patches or prose are shortened in prompts; the receipt says so.
+    max_chars: Annotated[int, msgspec.Meta(ge=1000)] = 60000
+
+
 class PolicyCfg(_Base, kw_only=True):
     absence: Literal["strict", "lenient"] = "strict"
     test_paths: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_TEST_PATHS))
     min_length: Annotated[int, msgspec.Meta(ge=1)] = 3
+    # Besides test paths, paths that are not live code (for codebase precedents).
+    dead_paths: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_DEAD_PATHS))
 
 
 class Config(_Base, kw_only=True):
@@ -88,6 +112,7 @@ class Config(_Base, kw_only=True):
     fields: FieldsCfg
     codebase: CodebaseCfg = CodebaseCfg()
     policy: PolicyCfg = PolicyCfg()
+    agent: AgentCfg = AgentCfg()
     # Folder of the config file: relative paths in it resolve from there. Set by load_config.
     root: str = "."
 
@@ -104,6 +129,10 @@ class Config(_Base, kw_only=True):
     def clone_url(self, repo: str) -> str:
         owner, name = split_repo(repo)
         return self.codebase.clone_url.format(owner=owner, name=name)
+
+
+def argv(command: list[str] | str) -> list[str]:
+    return shlex.split(command) if isinstance(command, str) else list(command)
 
 
 def split_repo(repo: str) -> tuple[str, str]:
@@ -153,6 +182,12 @@ def load_config(path: str | Path) -> Config:
     for i, pattern in enumerate(cfg.policy.test_paths):
         if not pattern or "\n" in pattern:
             raise ConfigError(path, f"policy.test_paths[{i}]", "expected a non-empty glob")
+    for key, command in (("agent.command", cfg.agent.command),
+                         ("agent.refuter", cfg.agent.refuter)):
+        try:
+            argv(command)
+        except ValueError as e:
+            raise ConfigError(path, key, f"cannot split the command: {e}") from None
     for key, template in (("codebase.clone_url", cfg.codebase.clone_url),
                           ("codebase.mirror", cfg.codebase.mirror or "")):
         try:

@@ -17,12 +17,14 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed
 
-from determinacy import __version__, dodb, phases
+from determinacy import __version__, agent, dodb, phases
+from determinacy import agent_phases as ap
+from determinacy.agent_phases import AgentSetup
 from determinacy.config import Config, config_digest
 from determinacy.dodb import ProgressReporter
 from determinacy.records import CaseError, Check, RunInfo, Task
 from determinacy.source import Loaded, load_tasks
-from determinacy.store import Store, write_if_changed
+from determinacy.store import Store, digest, write_if_changed
 from determinacy.tables import TABLES, error_row, task_row, write_tables
 
 
@@ -35,6 +37,8 @@ class Audit:
     runs: Path
     limit: int | None = None
     loaded: Loaded = field(default_factory=Loaded)
+    # One per agent pass to run now (empty: the mechanical tier only).
+    agents: list[AgentSetup] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -46,6 +50,9 @@ class Audit:
 
     def ref(self, phase: str, case_id: str) -> Path:
         return self.store.refs(self.name) / phase / f"{case_id}.json"
+
+    def agent_ref(self, phase: str, setup: AgentSetup, case_id: str) -> Path:
+        return self.store.refs(self.name) / phase / setup.slot / f"{case_id}.json"
 
     @property
     def source_ref(self) -> Path:
@@ -64,7 +71,9 @@ class Audit:
             else f"hf:{src.hf_dataset}[{src.split}]",
             source_revision=self.loaded.revision, absence=self.cfg.policy.absence,
             test_paths=list(self.cfg.policy.test_paths), min_length=self.cfg.policy.min_length,
-            passes=[], agent="",
+            passes=sorted(a.pass_no for a in self.agents),
+            agent=" ".join(self.agents[0].argv) if self.agents else "",
+            refuter=" ".join(self.agents[0].refuter) if self.agents else "",
         )
 
 
@@ -149,9 +158,60 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                              _no_retry(out)],
             }
 
+    def task_screen() -> Any:
+        """Agent: list the graded behaviors; settle COVERED / GAP / OUT_OF_SCOPE."""
+        for s in audit.agents:
+            for t in tasks:
+                up, out = audit.ref("propose", t.case_id), audit.agent_ref("screen", s, t.case_id)
+
+                def action(s: AgentSetup = s, t: Task = t, up: Path = up,
+                           out: Path = out) -> dict[str, str]:
+                    return _origin_error(ap.run_screen(store, cfg, s, t, up, out), "screen")
+
+                yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
+                       "file_dep": [str(up)], "targets": [str(out)],
+                       "uptodate": [config_changed(_agent_params(s, "screen", t)),
+                                    _no_retry(out)]}
+
+    def task_witness() -> Any:
+        """Agent: propose the strongest witness for each case with GAPs; settle it."""
+        for s in audit.agents:
+            for t in tasks:
+                p = audit.ref("propose", t.case_id)
+                sc, out = audit.agent_ref("screen", s, t.case_id), \
+                    audit.agent_ref("witness", s, t.case_id)
+
+                def action(s: AgentSetup = s, t: Task = t, p: Path = p, sc: Path = sc,
+                           out: Path = out) -> dict[str, str]:
+                    return _origin_error(ap.run_witness(store, cfg, s, t, p, sc, out),
+                                         "witness")
+
+                yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
+                       "file_dep": [str(p), str(sc)], "targets": [str(out)],
+                       "uptodate": [config_changed(_agent_params(s, "witness", t, cfg)),
+                                    _no_retry(out)]}
+
+    def task_refute() -> Any:
+        """Refuter: try to break the comparability of plural / misdetermined candidates."""
+        for s in audit.agents:
+            for t in tasks:
+                w, out = audit.agent_ref("witness", s, t.case_id), \
+                    audit.agent_ref("refute", s, t.case_id)
+
+                def action(s: AgentSetup = s, t: Task = t, w: Path = w,
+                           out: Path = out) -> dict[str, str]:
+                    return _origin_error(ap.run_refute(store, cfg, s, t, w, out), "refute")
+
+                yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
+                       "file_dep": [str(w)], "targets": [str(out)],
+                       "uptodate": [config_changed(_agent_params(s, "refute", t)),
+                                    _no_retry(out)]}
+
     def task_tables() -> Any:
-        """Consolidate every case's records into the benchmark's parquet tables."""
+        """Consolidate every case's records, over all stored passes, into parquet tables."""
         settle_refs = [audit.ref("settle", t.case_id) for t in tasks]
+        agent_refs = [audit.agent_ref(ph, s, t.case_id) for s in audit.agents
+                      for ph in ap.AGENT_PHASES for t in tasks]
 
         def action() -> None:
             checks: list[Check] = []
@@ -162,14 +222,18 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                     errors.append(ref.error)
                 else:
                     checks.extend(phases.load_result(store, ref).checks)
+            calls, behaviors, witnesses, agent_errors = ap.collect(
+                store, store.refs(audit.name), {t.case_id for t in tasks})
             rows = [task_row(t) for t in tasks] + [error_row(e) for e in audit.loaded.errors]
-            write_tables(store.tables(audit.name), rows, checks, errors, audit.run_info())
+            write_tables(store.tables(audit.name), rows, checks, errors + agent_errors,
+                         audit.run_info(), calls, behaviors, witnesses)
 
         return {
             "actions": [action],
-            "file_dep": [str(audit.source_ref)] + [str(p) for p in settle_refs],
+            "file_dep": [str(audit.source_ref)] + [str(p) for p in settle_refs + agent_refs],
             "targets": [str(audit.table(n)) for n in TABLES],
-            "uptodate": [_no_retry_any(settle_refs)],
+            "uptodate": [_no_retry_any(settle_refs + agent_refs),
+                         config_changed({"stored passes": _stored_slots(audit)})],
         }
 
     def task_report() -> Any:
@@ -184,6 +248,9 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
     creators = {"task_propose": task_propose, "task_codebase": task_codebase,
                 "task_settle": task_settle, "task_tables": task_tables, "task_report": task_report}
+    if audit.agents:
+        creators.update(task_screen=task_screen, task_witness=task_witness,
+                        task_refute=task_refute)
     return {name: _uncaptured(c) for name, c in creators.items()}
 
 
@@ -200,6 +267,28 @@ def _uncaptured(creator: Callable[[], Any]) -> Callable[[], Any]:
     wrapped.__doc__ = creator.__doc__
     wrapped.__name__ = creator.__name__
     return wrapped
+
+
+def _agent_params(s: AgentSetup, phase: str, t: Task, cfg: Config | None = None) -> dict[str, Any]:
+    """What makes an agent phase's doit task stale (its action keys say the same, finer)."""
+    params: dict[str, Any] = {"v": ap.VERSIONS[phase], "argv": list(s.argv), "pass": s.pass_no,
+                              "max_chars": s.max_chars, "task": _task_digest(t),
+                              "prompt": digest(agent.prompt_template(phase).encode())}
+    if phase == "refute":
+        params["refuter"] = list(s.refuter)
+    if cfg is not None:
+        params["policy"] = msgspec.to_builtins(cfg.policy)
+    return params
+
+
+def _task_digest(t: Task) -> str:
+    return digest(msgspec.json.encode(t, order="sorted"))
+
+
+def _stored_slots(audit: Audit) -> list[str]:
+    """Agent passes already in the store: a new one (even from another run) re-collects."""
+    root = audit.store.refs(audit.name) / "refute"
+    return sorted(p.name for p in root.glob("p*")) if root.is_dir() else []
 
 
 def _no_retry_any(paths: list[Path]) -> Callable[[], bool]:

@@ -329,3 +329,9 @@ def _line_index(starts: list[int], offset: int) -> int:
         else:
             hi = mid - 1
     return lo
+
+
+def added_text(files: list[FileDiff]) -> str:
+    """Every added line of `files`, in order: what a quote "from the added lines" must match."""
+    return "\n".join(t.rstrip("\n") for f in files if not f.binary for h in f.hunks
+                     for _, t, added in h if added)

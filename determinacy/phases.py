@@ -8,6 +8,7 @@ the ref's bytes alone and downstream phases stay up to date.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -55,6 +56,26 @@ def _error(task: Task, phase: str, message: str, transient: bool) -> Ref:
                                phase=phase, message=message, transient=transient))
 
 
+def finish(task: Task, phase: str, out: Path, body: Callable[[], Ref]) -> Ref:
+    """Run a phase body, turn its CaseError into an error ref, write the ref."""
+    try:
+        ref = body()
+    except PhaseFailure as e:
+        ref = _error(task, phase, str(e), e.transient)
+    write_ref(out, ref)
+    return ref
+
+
+def upstream_error(out: Path, *upstream: Path) -> Ref | None:
+    """The first upstream error, passed on as this phase's ref (a case fails once)."""
+    for path in upstream:
+        up = read_ref(path)
+        if up.error is not None:
+            write_ref(out, up)
+            return up
+    return None
+
+
 def task_inputs(store: Store, task: Task) -> dict[str, str]:
     """Object hashes of a task's parts; phases key on the parts they read."""
     return {
@@ -92,10 +113,9 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
 
 
 def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: Path) -> Ref:
+    if (failed := upstream_error(out, propose_ref)) is not None:
+        return failed
     up = read_ref(propose_ref)
-    if up.error is not None:
-        write_ref(out, up)
-        return up
     proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
     patterns = sorted({c.constant for c in proposal.candidates if not c.trivial})
     key = ActionKey(phase="codebase", version=VERSIONS["codebase"],
@@ -110,21 +130,13 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
             repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
             excluded=excluded(cfg), searched=patterns, found=found), order="sorted")
 
-    try:
-        ref = Ref(output=store.action(key, compute))
-    except PhaseFailure as e:
-        ref = _error(task, "codebase", str(e), e.transient)
-    write_ref(out, ref)
-    return ref
+    return finish(task, "codebase", out, lambda: Ref(output=store.action(key, compute)))
 
 
 def run_settle(store: Store, cfg: Config, task: Task, propose_ref: Path, codebase_ref: Path,
                out: Path) -> Ref:
-    for upstream in (propose_ref, codebase_ref):
-        up = read_ref(upstream)
-        if up.error is not None:
-            write_ref(out, up)
-            return up
+    if (failed := upstream_error(out, propose_ref, codebase_ref)) is not None:
+        return failed
     p_hash, c_hash = read_ref(propose_ref).output, read_ref(codebase_ref).output
     key = ActionKey(phase="settle", version=VERSIONS["settle"],
                     inputs={"proposal": p_hash, "codebase": c_hash,

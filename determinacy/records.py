@@ -113,8 +113,78 @@ class RunInfo(Record, kw_only=True):
     min_length: int
     passes: list[int]
     agent: str
+    refuter: str = ""
+
+
+class AgentCall(Record):
+    """One agent invocation, kept whole: what it was asked, what it printed."""
+
+    phase: str
+    case_id: str
+    pass_no: int
+    argv: list[str]
+    prompt: str  # object hash of the exact prompt text
+    transcript: str  # object hash of {"stdout", "stderr", "exit"}
+    truncated: list[str] = []  # inputs shortened to fit the prompt (never silently)
+
+
+class Behavior(Record):
+    """A graded behavior from the coverage screen (method §3), settled against the texts."""
+
+    case_id: str
+    pass_no: int
+    index: int
+    test_id: str
+    behavior: str
+    prose_clause: str
+    clause_ok: bool  # the clause was found in the prose
+    gold_snippet: str
+    gold_ok: bool  # the snippet was found in the gold patch's added lines
+    label: str  # COVERED | GAP | OUT_OF_SCOPE | INVALID (test id not in FAIL_TO_PASS)
+
+
+class Precedent(Record):
+    path: str
+    snippet: str
+    value: str
+    verified: bool = False
+    why: str = ""  # what failed, when not verified
+
+
+class AgentWitness(Record):
+    """A witness the agent proposed, and what the settlers made of it."""
+
+    case_id: str
+    pass_no: int
+    index: int
+    kind: str  # what the agent said it is
+    verdict: str  # the class the verified evidence supports ("" when none)
+    status: str  # claim | determinate | hypothesis | contested | rejected
+    reason: str  # why rejected, or the refuter's reason
+    behavior: str = ""
+    r1: str = ""
+    r2: str = ""
+    constant: str = ""
+    test_assertion: str = ""
+    gold_anchor: str = ""
+    prose_clause: str = ""
+    gold_value: str = ""
+    precedents: list[Precedent] = []
+    command: str = ""  # AIRTIGHT: the receipt command
+    refuter: str = ""  # the refuter's argv, joined, when one judged this witness
+
+
+class AgentResult(Record):
+    """Output of an agent phase for one case and pass."""
+
+    case_id: str
+    pass_no: int
+    calls: list[AgentCall] = []
+    behaviors: list[Behavior] = []
+    witnesses: list[AgentWitness] = []
 
 
 STORED_RECORDS: tuple[type[Record], ...] = (
     Task, CaseError, Candidate, Proposal, CodebaseSearch, Check, CaseResult, RunInfo,
+    AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
 )

@@ -123,8 +123,11 @@ def render_files(con: Any) -> dict[str, str]:
     """Every file of runs/<benchmark>/, by relative path."""
     cols, data = rows(con, "SELECT * FROM run")
     run = dict(zip(cols, data[0]))
+    # The passes the tables hold (every stored pass), not only the ones this run executed.
+    run["passes"] = [r[0] for r in rows(con, "SELECT pass_no FROM passes ORDER BY 1")[1]]
     files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run)}
     files.update(_cases(con, run))
+    files.update(_attribution(con))
     return files
 
 
@@ -140,8 +143,11 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
            if run["absence"] == "strict" else "test paths are left out of the codebase search")
         + f"); minimum constant length {run['min_length']}",
         "- agent passes included: "
-        + (", ".join(map(str, run["passes"])) if run["passes"] else
-           "none (no agent: the coverage screen and the agent tiers did not run)"),
+        + (", ".join(map(str, run["passes"])) + " (see Passes in REPORT.md)" if run["passes"]
+           else "none (no agent: the coverage screen and the agent tiers did not run)"),
+        *([f"- this run's agent: `{run['agent']}`; refuter: `{run['refuter']}`"
+           + (" (the same command: a refuter of another model family is stronger)"
+              if run["refuter"] == run["agent"] else "")] if run["agent"] else []),
         "",
     ]
 
@@ -167,9 +173,17 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
-        "The coverage screen (COVERED / GAP rates, an upper bound) needs an agent and did not "
-        "run" if not run["passes"] else "",
+        "Hypotheses (PROSE-AFFIRMATIVE, BORDERLINE, UNWITNESSED) rest on a reading, not a "
+        "receipt; they are never counted as claims.",
         "",
+        "## Coverage screen",
+        "",
+        *(["Upper bounds: one decision tested over many inputs is many GAP rows, and a general "
+           "clause can cover what no literal quote does.", "",
+           md_table(*rows(con, query_text("report_screen")))] if run["passes"] else
+          ["The coverage screen (COVERED / GAP rates, an upper bound) needs an agent and did "
+           "not run.", ""]),
+        *(_agent_sections(con) if run["passes"] else []),
         "## Mechanical candidates",
         "",
         md_table(*rows(con, query_text("report_funnel"))),
@@ -185,12 +199,56 @@ def _report(con: Any, run: dict[str, Any]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _agent_sections(con: Any) -> list[str]:
+    _, refuted = rows(con, "SELECT count(*) FILTER (WHERE status = 'contested'), "
+                           "count(*) FILTER (WHERE status = 'claim' AND verdict IN "
+                           "('MISDETERMINED', 'CODEBASE-PLURAL')), "
+                           "count(*) FILTER (WHERE status = 'pending') FROM agent_witnesses")
+    contested, survived, pending = refuted[0]
+    return [
+        "## Agent witnesses",
+        "",
+        "Every proposal is settled mechanically; a plural or misdetermined one becomes a claim "
+        "only when the refuter fails to refute that its precedents are the same decision. "
+        f"Refuted (contested): {contested}; survived the refuter: {survived}; waiting for the "
+        f"refuter: {pending}.",
+        "",
+        md_table(*rows(con, query_text("report_agent"))),
+        "## Passes",
+        "",
+        md_table(*rows(con, query_text("report_passes"))),
+    ]
+
+
+def _attribution(con: Any) -> dict[str, str]:
+    """attribution/<id>.md: every graded behavior the screen listed, with its clause or GAP."""
+    cols, data = rows(con, "SELECT case_id, pass_no, test_id, behavior, label, prose_clause, "
+                           "gold_snippet FROM behaviors ORDER BY case_id, pass_no, index")
+    by_case: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+    for r in data:
+        by_case[r[0]].append(r[1:])
+    out = {}
+    for case_id, items in by_case.items():
+        out[f"attribution/{case_id}.md"] = "\n".join([
+            f"# Coverage of {case_id}", "",
+            "COVERED: a verbatim prose clause determines it. GAP: the gold implements it and no "
+            "verified clause does. OUT_OF_SCOPE: the gold snippet was not found (pre-existing "
+            "behavior, or an invented quote). INVALID: not a FAIL_TO_PASS id.", "",
+            md_table(["pass", "test", "behavior", "label", "prose clause", "gold snippet"],
+                     items),
+        ])
+    return out
+
+
 def _claims(con: Any, run: dict[str, Any]) -> str:
     cols, data = rows(con, query_text("claims"))
     out = _header("Claims", run) + [
-        f"{len(data)} claimable cases. Each command, run in a clone of the repository, prints "
-        "nothing: the constant the test grades is absent from the codebase at base_commit, and "
-        "the receipt shows it is absent from the prose.",
+        f"{len(data)} claimable cases, each with its strongest claim. For AIRTIGHT the command, "
+        "run in a clone of the repository, prints nothing: the constant the test grades is "
+        "absent from the codebase at base_commit (the receipt shows it is absent from the "
+        "prose). MISDETERMINED and CODEBASE-PLURAL cite live precedents (path and value) that "
+        "the refuter failed to refute. `first certified` is the pass that first found the "
+        "claim (mechanical: no agent).",
         "",
         md_table(cols, data, code_cols=("constant", "re-run (expect no output)")),
     ]
@@ -207,6 +265,17 @@ def _cases(con: Any, run: dict[str, Any]) -> dict[str, str]:
     for r in cands:
         d = dict(zip(ccols, r))
         by_case[d["case_id"]].append(d)
+    wcols, wrows = rows(con, "SELECT case_id, pass_no, verdict, status, constant, evidence, "
+                             "reason, command FROM witnesses WHERE proposer = 'agent' "
+                             "ORDER BY case_id, pass_no, verdict, status, constant, evidence")
+    agent_w: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in wrows:
+        agent_w[r[0]].append(dict(zip(wcols, r)))
+    _, cut = rows(con, "SELECT case_id, string_agg(DISTINCT t, ', ' ORDER BY t) FROM "
+                       "(SELECT case_id, unnest(truncated) AS t FROM agent_calls) GROUP BY 1")
+    truncated = dict(cut)
+    _, screened = rows(con, "SELECT DISTINCT case_id FROM behaviors")
+    with_screen = {r[0] for r in screened}
     files: dict[str, str] = {}
     for r in verdicts:
         v = dict(zip(vcols, r))
@@ -216,12 +285,15 @@ def _cases(con: Any, run: dict[str, Any]) -> dict[str, str]:
             files[f"{base}/spec.md"] = t["prose"].rstrip("\n") + "\n"
             files[f"{base}/gold.diff"] = t["gold_patch"]
             files[f"{base}/hidden_test.diff"] = t["test_patch"]
-        files[f"{base}/RECEIPT.md"] = _receipt(v, t, by_case.get(cid, []), run)
+        files[f"{base}/RECEIPT.md"] = _receipt(
+            v, t, by_case.get(cid, []), run, agent_w.get(cid, []), truncated.get(cid, ""),
+            cid in with_screen)
     return files
 
 
 def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
-             run: dict[str, Any]) -> str:
+             run: dict[str, Any], agent_w: list[dict[str, Any]], truncated: str,
+             screened: bool) -> str:
     out = [
         f"# {v['verdict']}: {v['instance_id'] or v['case_id']}",
         "",
@@ -234,7 +306,14 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
             "- materials: [spec.md](spec.md) (the prose the solver sees), "
             "[gold.diff](gold.diff), [hidden_test.diff](hidden_test.diff)",
         ]
-    out += [f"- absence policy: {run['absence']}", ""]
+    out += [f"- absence policy: {run['absence']}"]
+    if screened:
+        out.append(f"- coverage screen: [attribution/{v['case_id']}.md]"
+                   f"(../../attribution/{v['case_id']}.md)")
+    if truncated:
+        out.append(f"- shortened to fit the agent's prompt: {truncated} (the agent did not "
+                   "see all of it)")
+    out.append("")
     if v["verdict"] == "ERROR":
         out += ["## Error", "", f"Phase `{v['error_phase']}`: {v['error']}", "",
                 "A transient error is retried by the next run." if v["error_transient"]
@@ -256,11 +335,24 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                          [(w["constant"], w["kind"], w["test_at"], w["gold_at"])
                           for w in witnesses], code_cols=("constant",))]
     else:
-        out += ["## No claim", "",
-                "No candidate constant certified: each one the gold patch and the hidden test "
-                "share is stated in the prose, present in the codebase, or trivial (below). "
-                "Without an agent, graded behaviors that are not a shared constant were not "
-                "screened.", ""]
+        out += ["## Mechanical tier: no certified constant", "",
+                "Each constant the gold patch and the hidden test share is stated in the prose, "
+                "present in the codebase, a name that does not cross the code-test boundary, or "
+                "trivial (below)."
+                + ("" if run["passes"] else " Without an agent, graded behaviors that are not "
+                   "a shared constant were not screened."), ""]
+    if agent_w:
+        out += ["## Agent witnesses", "",
+                "Proposed by the agent, settled mechanically (status `rejected` says which "
+                "check failed; `contested`: the refuter refuted comparability).", "",
+                md_table(["pass", "proposed as", "status", "constant", "evidence", "reason"],
+                         [(w["pass_no"], w["verdict"] or "-", w["status"], w["constant"],
+                           w["evidence"], w["reason"]) for w in agent_w],
+                         code_cols=("constant",))]
+        commands = [w["command"] for w in agent_w if w["status"] == "claim" and w["command"]]
+        if commands:
+            out += ["Re-run the codebase check of the agent's AIRTIGHT claims (expect no "
+                    "output):", "", "```sh", *commands, "```", ""]
     out += ["## Every candidate", "",
             md_table(["constant", "kind", "settled", "graded at", "implemented at"],
                      [(c["constant"], c["kind"], c["settled"], c["test_at"], c["gold_at"])

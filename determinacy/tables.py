@@ -14,10 +14,18 @@ from typing import Any
 
 import msgspec
 
-from determinacy.records import CaseError, Check, RunInfo, Task
+from determinacy.records import (
+    AgentCall,
+    AgentWitness,
+    Behavior,
+    CaseError,
+    Check,
+    RunInfo,
+    Task,
+)
 from determinacy.store import write_if_changed
 
-TABLES = ("tasks", "candidates", "errors", "run")
+TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses", "agent_calls")
 
 
 class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -50,6 +58,8 @@ def _arrow_type(tp: Any) -> Any:
         return pa.map_(_arrow_type(k), _arrow_type(v))
     if origin is typing.Literal:
         return pa.string()
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        return pa.struct(list(arrow_schema(tp)))
     return {str: pa.string(), int: pa.int64(), bool: pa.bool_(), float: pa.float64()}[tp]
 
 
@@ -65,7 +75,8 @@ def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
     import pyarrow.parquet as pq
 
     schema = arrow_schema(struct)
-    cols = {f: [getattr(r, f) for r in rows] for f in struct.__struct_fields__}
+    cols = {f: [msgspec.to_builtins(getattr(r, f)) for r in rows]
+            for f in struct.__struct_fields__}
     table = pa.table(cols, schema=schema)
     buf = io.BytesIO()
     pq.write_table(table, buf, compression="zstd")
@@ -73,12 +84,19 @@ def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
 
 
 def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
-                 errors: list[CaseError], run: RunInfo) -> None:
+                 errors: list[CaseError], run: RunInfo, calls: list[AgentCall],
+                 behaviors: list[Behavior], witnesses: list[AgentWitness]) -> None:
     tasks = sorted(tasks, key=lambda t: (t.row, t.case_id))
     checks = sorted(checks, key=lambda c: (c.case_id, c.constant))
-    errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase))
-    for name, struct, rows in (("tasks", TaskRow, tasks), ("candidates", Check, checks),
-                               ("errors", CaseError, errors), ("run", RunInfo, [run])):
+    errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase, e.message))
+    calls = sorted(calls, key=lambda c: (c.case_id, c.pass_no, c.phase, c.argv, c.prompt))
+    behaviors = sorted(behaviors, key=lambda b: (b.case_id, b.pass_no, b.index))
+    witnesses = sorted(witnesses, key=lambda w: (w.case_id, w.pass_no, w.index, w.refuter))
+    for name, struct, rows in (
+        ("tasks", TaskRow, tasks), ("candidates", Check, checks), ("errors", CaseError, errors),
+        ("run", RunInfo, [run]), ("agent_calls", AgentCall, calls),
+        ("behaviors", Behavior, behaviors), ("agent_witnesses", AgentWitness, witnesses),
+    ):
         write_if_changed(folder / f"{name}.parquet", to_parquet_bytes(struct, rows))
 
 

@@ -1,13 +1,18 @@
--- CLAIMS.md: one row per claimable case, with the constant that certifies it and the receipt.
-SELECT v.case_id AS "case",
-       v.verdict AS "verdict",
-       w.constant AS "constant",
-       w.kind AS "kind",
-       w.test_at[1] AS "graded at",
-       w.gold_at[1] AS "implemented at",
-       w.command AS "re-run (expect no output)"
-FROM verdicts v
-JOIN (SELECT *, row_number() OVER (PARTITION BY case_id ORDER BY length(constant) DESC, constant) AS rk
-      FROM witnesses) w ON w.case_id = v.case_id AND w.rk = 1
-WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
-ORDER BY v.case_id;
+-- CLAIMS.md: one row per claimable case: its strongest claim, the pass that first certified
+-- it (0 = the mechanical tier, no agent), and the receipt to re-run.
+WITH ranked AS (
+    SELECT c.*, row_number() OVER (
+               PARTITION BY c.case_id
+               ORDER BY tiers.ord, c.first_pass, length(c.constant) DESC, c.constant, c.evidence
+           ) AS rk
+    FROM claims c JOIN tiers ON tiers.verdict = c.verdict
+)
+SELECT case_id AS "case",
+       case_verdict AS "verdict",
+       CASE WHEN first_pass = 0 THEN 'mechanical' ELSE 'pass ' || first_pass END AS "first certified",
+       constant AS "constant",
+       evidence AS "evidence",
+       command AS "re-run (expect no output)"
+FROM ranked
+WHERE rk = 1 AND case_verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
+ORDER BY case_id;

@@ -9,7 +9,8 @@ SELECT tiers.verdict AS "verdict",
        coalesce(k.cases, 0) AS "cases",
        CASE WHEN tiers.verdict = 'ERROR' THEN '' ELSE pct(coalesce(k.cases, 0)::DOUBLE / nullif(n.audited, 0)) END AS "share of audited",
        CASE WHEN tiers.verdict = 'ERROR' THEN '' ELSE pct(wilson_low(coalesce(k.cases, 0), n.audited)) || ' – ' || pct(wilson_high(coalesce(k.cases, 0), n.audited)) END AS "Wilson 95%",
-       CASE WHEN tiers.settled_by = 'agent' THEN 'not run (no agent)' ELSE 'ran' END AS "phase"
+       CASE WHEN tiers.settled_by = 'agent' AND (SELECT count(*) FROM agent_calls) = 0
+            THEN 'not run (no agent)' ELSE 'ran' END AS "phase"
 FROM tiers CROSS JOIN n
 LEFT JOIN k ON k.verdict = tiers.verdict
 ORDER BY tiers.ord;

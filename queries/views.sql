@@ -20,47 +20,108 @@ CREATE OR REPLACE VIEW tasks AS SELECT * FROM t_tasks;
 CREATE OR REPLACE VIEW candidates AS SELECT * FROM t_candidates;
 CREATE OR REPLACE VIEW errors AS SELECT * FROM t_errors;
 CREATE OR REPLACE VIEW run AS SELECT * FROM t_run;
+-- Agent tiers: every stored pass (the union), one row per call / behavior / proposal.
+CREATE OR REPLACE VIEW agent_calls AS SELECT * FROM t_agent_calls;
+CREATE OR REPLACE VIEW behaviors AS SELECT * FROM t_behaviors;
+CREATE OR REPLACE VIEW agent_witnesses AS SELECT * FROM t_agent_witnesses;
 
--- The verdict classes of method.md section 4, in report order.
+-- The agent passes the tables include, with the commands that answered.
+CREATE OR REPLACE VIEW passes AS
+SELECT pass_no,
+       string_agg(DISTINCT array_to_string(argv, ' '), '; ') FILTER (WHERE phase <> 'refute')
+           AS agent,
+       string_agg(DISTINCT array_to_string(argv, ' '), '; ') FILTER (WHERE phase = 'refute')
+           AS refuter,
+       count(*) AS calls
+FROM agent_calls
+GROUP BY pass_no;
+
+-- The verdict classes of method.md section 4, in strength order.
 CREATE OR REPLACE VIEW tiers AS
 SELECT * FROM (VALUES
     (1, 'AIRTIGHT', 'claimable', 'mechanical'),
     (2, 'MISDETERMINED', 'claimable', 'agent'),
     (3, 'CODEBASE-PLURAL', 'claimable', 'agent'),
     (4, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
-    (5, 'ENTAILED', 'determinate', 'agent'),
-    (6, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
-    (7, 'BORDERLINE', 'hypothesis', 'agent'),
-    (8, 'UNWITNESSED', 'hypothesis', 'agent'),
+    (5, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
+    (6, 'BORDERLINE', 'hypothesis', 'agent'),
+    (7, 'UNWITNESSED', 'hypothesis', 'agent'),
+    (8, 'ENTAILED', 'determinate', 'agent'),
     (9, 'NO_CLAIM', 'no claim', 'mechanical'),
     (10, 'ERROR', 'excluded, counted', 'any')
 ) AS t(ord, verdict, status, settled_by);
 
--- A witness is a certified candidate: every check of method.md section 6 held.
+-- Every witness, mechanical or proposed by an agent, with what the settlers made of it.
+-- status: claim (claimable and verified; plural/misdetermined also survived the refuter),
+-- determinate, hypothesis, contested (the refuter refuted it), pending (refuter not answered),
+-- rejected (a check failed: see reason). pass_no 0 is the mechanical tier.
 CREATE OR REPLACE VIEW witnesses AS
-SELECT case_id, 'AIRTIGHT' AS verdict, constant, kind, gold_at, test_at, command,
-       'mechanical' AS proposer
+SELECT case_id, 0 AS pass_no, 'mechanical' AS proposer, 'AIRTIGHT' AS verdict,
+       'claim' AS status, constant, kind,
+       'graded at ' || test_at[1] || '; implemented at ' || gold_at[1] AS evidence,
+       command, '' AS reason, '' AS refuter
 FROM candidates
-WHERE certified;
+WHERE certified
+UNION ALL
+SELECT case_id, pass_no, 'agent' AS proposer, verdict, status, constant, kind,
+       CASE WHEN verdict = 'AIRTIGHT'
+                THEN 'test: ' || test_assertion || '; gold: ' || gold_anchor
+            WHEN verdict = 'PROSE-AFFIRMATIVE' THEN 'prose: ' || prose_clause
+            ELSE array_to_string(list_transform(
+                     list_filter(precedents, lambda p: p.verified),
+                     lambda p: p.path || ' (' || p."value" || ')'), '; ')
+                 || CASE WHEN gold_value <> '' THEN '; gold: ' || gold_value ELSE '' END
+       END AS evidence,
+       command, reason, refuter
+FROM agent_witnesses;
 
--- One verdict per case: the strongest verified witness; ERROR when the case could not be audited.
+-- One verdict per case: the strongest verified witness over all passes; without one, what the
+-- screen found; ERROR when the case itself could not be audited (agent failures are listed in
+-- `errors` but never erase what other phases verified).
 CREATE OR REPLACE VIEW verdicts AS
-WITH w AS (SELECT case_id, count(*) AS n FROM witnesses GROUP BY case_id),
-     c AS (SELECT case_id, count(*) AS n FROM candidates GROUP BY case_id),
-     e AS (SELECT case_id, min(phase) AS phase,
-                  string_agg(message, '; ' ORDER BY phase, message) AS message,
-                  bool_and(transient) AS transient
-           FROM errors GROUP BY case_id)
+WITH best AS (
+    SELECT w.case_id, min(tiers.ord) AS ord, count(*) AS n
+    FROM witnesses w JOIN tiers ON tiers.verdict = w.verdict
+    WHERE w.status IN ('claim', 'determinate', 'hypothesis')
+    GROUP BY w.case_id
+), screen AS (
+    SELECT case_id,
+           count(*) FILTER (WHERE label = 'GAP') AS gaps,
+           count(*) FILTER (WHERE label = 'COVERED') AS covered
+    FROM behaviors GROUP BY case_id
+), c AS (
+    SELECT case_id, count(*) AS n FROM candidates GROUP BY case_id
+), e AS (
+    SELECT case_id, min(phase) AS phase,
+           string_agg(message, '; ' ORDER BY phase, message) AS message,
+           bool_and(transient) AS transient
+    FROM errors
+    WHERE phase IN ('load', 'propose', 'codebase', 'settle')
+    GROUP BY case_id
+)
 SELECT t.case_id, t.instance_id, t."row", t.repo, t.base_commit,
        CASE WHEN e.case_id IS NOT NULL THEN 'ERROR'
-            WHEN coalesce(w.n, 0) > 0 THEN 'AIRTIGHT'
+            WHEN best.ord IS NOT NULL THEN (SELECT verdict FROM tiers WHERE ord = best.ord)
+            WHEN coalesce(screen.gaps, 0) > 0 THEN 'UNWITNESSED'
+            WHEN coalesce(screen.covered, 0) > 0 THEN 'ENTAILED'
             ELSE 'NO_CLAIM' END AS verdict,
-       coalesce(w.n, 0) AS witnesses,
+       coalesce(best.n, 0) AS witnesses,
        coalesce(c.n, 0) AS candidates,
+       screen.gaps AS gaps,
        e.phase AS error_phase,
        e.message AS error,
        e.transient AS error_transient
 FROM tasks t
-LEFT JOIN w ON w.case_id = t.case_id
+LEFT JOIN best ON best.case_id = t.case_id
+LEFT JOIN screen ON screen.case_id = t.case_id
 LEFT JOIN c ON c.case_id = t.case_id
 LEFT JOIN e ON e.case_id = t.case_id;
+
+-- Claims: every verified witness of a claimable class, with the pass that first found it.
+CREATE OR REPLACE VIEW claims AS
+SELECT v.case_id, v.verdict AS case_verdict, w.verdict, w.constant, w.evidence, w.command,
+       min(w.pass_no) AS first_pass, w.proposer, w.refuter
+FROM verdicts v
+JOIN witnesses w ON w.case_id = v.case_id
+WHERE w.status = 'claim' AND w.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
+GROUP BY ALL;

@@ -1,0 +1,224 @@
+"""Settle what an agent proposed (method §3-§5). The agent proposes; only these checks decide.
+
+Pure functions: the codebase is reached through the two callables a caller passes in
+(`search`: which constants the tree at base contains; `read`: a file at base), so tests can
+drive every rule without git, and a lying agent can only ever fail a check.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from determinacy.agent import list_field, text_field
+from determinacy.paths import is_test_path
+from determinacy.propose import trivial_reason
+from determinacy.prose import Prose
+from determinacy.records import AgentWitness, Behavior, Candidate, Precedent, Task
+from determinacy.settle import receipt_command
+
+Search = Callable[[list[str]], dict[str, str]]  # constants -> {found constant: "path:line"}
+Read = Callable[[str], str | None]  # path at base -> text, None when absent
+
+CLAIMABLE = ("AIRTIGHT", "MISDETERMINED", "CODEBASE-PLURAL")
+NEEDS_REFUTATION = ("MISDETERMINED", "CODEBASE-PLURAL")
+MIN_CLAUSE_WORDS = 3
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def in_text(quote: str, text: str, *, fold: bool = False, min_chars: int = 3) -> bool:
+    """`quote` occurs in `text`, whitespace collapsed (and case folded with `fold`)."""
+    q, t = squash(quote), squash(text)
+    if len(q) < min_chars:
+        return False
+    return q.casefold() in t.casefold() if fold else q in t
+
+
+def clause_verifies(clause: str, prose: str) -> bool:
+    """A prose clause counts only when it is a real quote of at least three words."""
+    return len(clause.split()) >= MIN_CLAUSE_WORDS and in_text(clause, prose, fold=True)
+
+
+def settle_screen(task: Task, pass_no: int, answer: dict[str, Any],
+                  gold_added: str) -> list[Behavior]:
+    out = []
+    for i, b in enumerate(list_field(answer, "behaviors")):
+        test_id = text_field(b, "test_id")
+        clause, snippet = text_field(b, "prose_clause"), text_field(b, "gold_snippet")
+        clause_ok = clause_verifies(clause, task.prose)
+        gold_ok = in_text(snippet, gold_added)
+        if test_id not in task.fail_to_pass:
+            label = "INVALID"
+        elif not gold_ok:
+            label = "OUT_OF_SCOPE"
+        else:
+            label = "COVERED" if clause_ok else "GAP"
+        out.append(Behavior(case_id=task.case_id, pass_no=pass_no, index=i, test_id=test_id,
+                            behavior=text_field(b, "behavior"), prose_clause=clause,
+                            clause_ok=clause_ok, gold_snippet=snippet, gold_ok=gold_ok,
+                            label=label))
+    return out
+
+
+def is_live(path: str, test_paths: Sequence[str], dead_paths: Sequence[str]) -> bool:
+    return not is_test_path(path, test_paths) and not is_test_path(path, dead_paths)
+
+
+def verify_precedent(p: Any, read: Read, test_paths: Sequence[str],
+                     dead_paths: Sequence[str]) -> Precedent:
+    path, snippet, value = (text_field(p, k) for k in ("path", "snippet", "value"))
+    path = path.strip().lstrip("./") if path.startswith("./") else path.strip()
+    why = ""
+    if not path or ".." in path.split("/") or path.startswith("/"):
+        why = "no usable path"
+    elif not is_live(path, test_paths, dead_paths):
+        why = "not a live path (test, vendor, example, fixture or deprecated code)"
+    else:
+        text = read(path)
+        if text is None:
+            why = "no such file at base_commit"
+        elif not in_text(snippet, text):
+            why = "snippet not found verbatim in the file"
+        elif not squash(value) or squash(value) not in squash(snippet):
+            why = "value not found in the snippet"
+    return Precedent(path=path, snippet=snippet, value=value, verified=not why, why=why)
+
+
+def settle_witnesses(
+    task: Task, pass_no: int, answer: dict[str, Any], *, gold_added: str, test_added: str,
+    candidates: Sequence[Candidate], search: Search, read: Read, test_paths: Sequence[str],
+    dead_paths: Sequence[str], min_length: int, excluded: list[str],
+) -> list[AgentWitness]:
+    prose = Prose(task.prose)
+    mechanical = {c.constant: c for c in candidates}
+    out = []
+    for i, w in enumerate(list_field(answer, "witnesses")):
+        f = {k: text_field(w, k) for k in ("kind", "behavior", "r1", "r2", "constant",
+                                           "test_assertion", "gold_anchor", "prose_clause",
+                                           "gold_value")}
+        kind = f["kind"].strip().lower().replace("-", "_")
+        precedents = [verify_precedent(p, read, test_paths, dead_paths)
+                      for p in list_field(w, "precedents")]
+        verdict, status, reason, command = "", "rejected", "", ""
+        if kind == "airtight":
+            reason = _airtight_failure(f, prose, gold_added, test_added, mechanical, search,
+                                       min_length, excluded)
+            if not reason:
+                verdict, status = "AIRTIGHT", "claim"
+                command = receipt_command(f["constant"], task.base_commit, excluded)
+        elif kind in ("misdetermined", "plural", "determined_codebase"):
+            verdict, status, reason = _codebase_verdict(f, precedents, gold_added, test_added)
+        elif kind == "prose_affirmative":
+            if clause_verifies(f["prose_clause"], task.prose):
+                verdict, status = "PROSE-AFFIRMATIVE", "hypothesis"
+            else:
+                reason = "the prose clause is not a verbatim quote of the prose"
+        elif kind == "borderline":
+            verdict, status = "BORDERLINE", "hypothesis"
+        else:
+            reason = f"unknown kind {kind!r}"
+        out.append(AgentWitness(
+            case_id=task.case_id, pass_no=pass_no, index=i, kind=kind, verdict=verdict,
+            status=status, reason=reason, precedents=precedents, command=command,
+            **{k: v for k, v in f.items() if k != "kind"},
+        ))
+    return out
+
+
+def _airtight_failure(f: dict[str, str], prose: Prose, gold_added: str, test_added: str,
+                      mechanical: dict[str, Candidate], search: Search, min_length: int,
+                      excluded: list[str]) -> str:
+    """Method §6, the same checks as the mechanical tier; "" when every one holds."""
+    c = f["constant"]
+    if not c or c != c.strip():
+        return "no constant (or one with surrounding spaces)"
+    if reason := trivial_reason(c, min_length):
+        return f"trivial constant: {reason}"
+    if c not in test_added:
+        return "constant not in the test patch's added lines"
+    if c not in gold_added and not (f["gold_anchor"] and in_text(f["gold_anchor"], gold_added)
+                                    and c in f["gold_anchor"]):
+        return "constant not in the gold patch's added lines (nor in a verified gold anchor)"
+    if m := prose.match(c):
+        return f"constant stated in the prose ({m})"
+    mech = mechanical.get(c)
+    if mech is not None and mech.kind == "identifier" and mech.defuse == "none":
+        return "a name neither or both patches define: a correct fix cannot fail on it"
+    found = search([c])
+    if c in found:
+        return f"constant present in the codebase at {found[c]}"
+    return ""
+
+
+def _codebase_verdict(f: dict[str, str], precedents: list[Precedent], gold_added: str,
+                      test_added: str) -> tuple[str, str, str]:
+    verified = [p for p in precedents if p.verified]
+    if not verified:
+        return "", "rejected", "no precedent verified"
+    gold_value = squash(f["gold_value"])
+    if not gold_value or gold_value not in squash(gold_added):
+        return "", "rejected", "gold_value not found in the gold patch's added lines"
+    pins = in_text(f["test_assertion"], test_added)
+    values = {squash(p.value) for p in verified}
+    files = {p.path for p in verified}
+    differing = [p for p in verified if squash(p.value) != gold_value]
+    if pins and len(files) >= 2 and len(values) >= 2 and len(
+            {p.path for p in verified if squash(p.value) in values}) >= 2 and _two_files_differ(
+            verified):
+        return "CODEBASE-PLURAL", "needs-refutation", ""
+    if pins and differing:
+        return "MISDETERMINED", "needs-refutation", ""
+    if any(squash(p.value) == gold_value for p in verified):
+        return "DETERMINED-CODEBASE", "determinate", ""
+    if not pins:
+        return "", "rejected", "test_assertion not found in the test patch's added lines"
+    return "", "rejected", "precedents do not conflict"
+
+
+def _two_files_differ(verified: list[Precedent]) -> bool:
+    """Two precedents in different files that make different choices."""
+    return any(a.path != b.path and squash(a.value) != squash(b.value)
+               for a in verified for b in verified)
+
+
+def apply_refutations(witnesses: list[AgentWitness], answer: dict[str, Any],
+                      refuter: str) -> list[AgentWitness]:
+    """Only a candidate the refuter explicitly failed to refute becomes a claim."""
+    import msgspec
+
+    pending = [w for w in witnesses if w.status == "needs-refutation"]
+    judged: dict[int, tuple[bool, str]] = {}
+    for r in list_field(answer, "refutations"):
+        n = r.get("candidate") if isinstance(r, dict) else None
+        if isinstance(n, int) and not isinstance(n, bool) and isinstance(
+                r.get("comparable"), bool):
+            judged.setdefault(n, (r["comparable"], text_field(r, "reason")))
+    out = []
+    for w in witnesses:
+        if w.status == "needs-refutation":
+            n = pending.index(w) + 1
+            comparable, why = judged.get(n, (False, "the refuter gave no answer for it"))
+            w = msgspec.structs.replace(
+                w, status="claim" if comparable else "contested",
+                reason=why if not comparable else (why or "the refuter failed to refute it"),
+                refuter=refuter)
+        out.append(w)
+    return out
+
+
+def candidates_text(witnesses: list[AgentWitness]) -> str:
+    """The refuter's view of the pending candidates, numbered from 1."""
+    parts = []
+    for n, w in enumerate((w for w in witnesses if w.status == "needs-refutation"), 1):
+        lines = [f"### Candidate {n}: {w.verdict}", f"Behavior: {w.behavior}",
+                 f"The test pins: {w.r1}", f"Gold's value: {w.gold_value}",
+                 f"Test assertion: {w.test_assertion}", "Precedents at the base commit:"]
+        for p in w.precedents:
+            if p.verified:
+                lines += [f"- {p.path} (value: {p.value})", "```", p.snippet, "```"]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
