@@ -32,7 +32,7 @@ from determinacy.phases import (
 from determinacy.records import AgentCall, AgentResult, AgentWitness, Behavior, Proposal, Task
 from determinacy.store import ActionKey, Store, digest
 
-VERSIONS = {"screen": "1", "witness": "1", "refute": "1"}
+VERSIONS = {"screen": "1", "witness": "2", "refute": "2"}
 AGENT_PHASES = tuple(VERSIONS)
 
 

@@ -288,7 +288,8 @@ def _task_digest(t: Task) -> str:
 def _stored_slots(audit: Audit) -> list[str]:
     """Agent passes already in the store: a new one (even from another run) re-collects."""
     root = audit.store.refs(audit.name) / "refute"
-    return sorted(p.name for p in root.glob("p*")) if root.is_dir() else []
+    stored = {p.name for p in root.glob("p*")} if root.is_dir() else set()
+    return sorted(stored | {s.slot for s in audit.agents})
 
 
 def _no_retry_any(paths: list[Path]) -> Callable[[], bool]:

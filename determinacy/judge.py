@@ -16,7 +16,7 @@ from determinacy.paths import is_test_path
 from determinacy.propose import trivial_reason
 from determinacy.prose import Prose
 from determinacy.records import AgentWitness, Behavior, Candidate, Precedent, Task
-from determinacy.settle import receipt_command
+from determinacy.settle import quote, receipt_command
 
 Search = Callable[[list[str]], dict[str, str]]  # constants -> {found constant: "path:line"}
 Read = Callable[[str], str | None]  # path at base -> text, None when absent
@@ -85,7 +85,26 @@ def verify_precedent(p: Any, read: Read, test_paths: Sequence[str],
             why = "snippet not found verbatim in the file"
         elif not squash(value) or squash(value) not in squash(snippet):
             why = "value not found in the snippet"
-    return Precedent(path=path, snippet=snippet, value=value, verified=not why, why=why)
+        else:
+            return Precedent(path=path, snippet=snippet, value=value, verified=True,
+                             line=_line_of(snippet, text))
+    return Precedent(path=path, snippet=snippet, value=value, verified=False, why=why)
+
+
+def _line_of(snippet: str, text: str) -> int:
+    """1-based line where the snippet's first non-blank line stands in `text` (0: unknown)."""
+    first = next((ln.strip() for ln in snippet.splitlines() if ln.strip()), "")
+    for n, line in enumerate(text.splitlines(), 1):
+        if first and first in line:
+            return n
+    return 0
+
+
+def precedent_command(precedents: Sequence[Precedent], base_commit: str) -> str:
+    """Searches that print each verified precedent's value in its file at base_commit."""
+    return " && ".join(
+        f"git grep -F -n -e {quote(p.value.strip())} {base_commit} -- {quote(p.path)}"
+        for p in precedents if p.verified)
 
 
 def settle_witnesses(
@@ -112,6 +131,8 @@ def settle_witnesses(
                 command = receipt_command(f["constant"], task.base_commit, excluded)
         elif kind in ("misdetermined", "plural", "determined_codebase"):
             verdict, status, reason = _codebase_verdict(f, precedents, gold_added, test_added)
+            if verdict:
+                command = precedent_command(precedents, task.base_commit)
         elif kind == "prose_affirmative":
             if clause_verifies(f["prose_clause"], task.prose):
                 verdict, status = "PROSE-AFFIRMATIVE", "hypothesis"
@@ -163,12 +184,8 @@ def _codebase_verdict(f: dict[str, str], precedents: list[Precedent], gold_added
     if not gold_value or gold_value not in squash(gold_added):
         return "", "rejected", "gold_value not found in the gold patch's added lines"
     pins = in_text(f["test_assertion"], test_added)
-    values = {squash(p.value) for p in verified}
-    files = {p.path for p in verified}
     differing = [p for p in verified if squash(p.value) != gold_value]
-    if pins and len(files) >= 2 and len(values) >= 2 and len(
-            {p.path for p in verified if squash(p.value) in values}) >= 2 and _two_files_differ(
-            verified):
+    if pins and _two_files_differ(verified):
         return "CODEBASE-PLURAL", "needs-refutation", ""
     if pins and differing:
         return "MISDETERMINED", "needs-refutation", ""

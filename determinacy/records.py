@@ -148,6 +148,7 @@ class Precedent(Record):
     snippet: str
     value: str
     verified: bool = False
+    line: int = 0  # where the snippet starts in the file, when verified
     why: str = ""  # what failed, when not verified
 
 
@@ -170,7 +171,8 @@ class AgentWitness(Record):
     prose_clause: str = ""
     gold_value: str = ""
     precedents: list[Precedent] = []
-    command: str = ""  # AIRTIGHT: the receipt command
+    # The receipt: AIRTIGHT, a search that prints nothing; precedents, searches that print each.
+    command: str = ""
     refuter: str = ""  # the refuter's argv, joined, when one judged this witness
 
 

@@ -250,7 +250,7 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
         "the refuter failed to refute. `first certified` is the pass that first found the "
         "claim (mechanical: no agent).",
         "",
-        md_table(cols, data, code_cols=("constant", "re-run (expect no output)")),
+        md_table(cols, data, code_cols=("constant", "re-run")),
     ]
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -349,10 +349,14 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                          [(w["pass_no"], w["verdict"] or "-", w["status"], w["constant"],
                            w["evidence"], w["reason"]) for w in agent_w],
                          code_cols=("constant",))]
-        commands = [w["command"] for w in agent_w if w["status"] == "claim" and w["command"]]
-        if commands:
-            out += ["Re-run the codebase check of the agent's AIRTIGHT claims (expect no "
-                    "output):", "", "```sh", *commands, "```", ""]
+        for verdict, expect in (("AIRTIGHT", "expect no output"),
+                                ("MISDETERMINED", "expect each value, in each file"),
+                                ("CODEBASE-PLURAL", "expect each value, in each file")):
+            commands = [w["command"] for w in agent_w
+                        if w["status"] == "claim" and w["verdict"] == verdict and w["command"]]
+            if commands:
+                out += [f"Re-run the codebase check of the {verdict} claims ({expect}):", "",
+                        "```sh", *commands, "```", ""]
     out += ["## Every candidate", "",
             md_table(["constant", "kind", "settled", "graded at", "implemented at"],
                      [(c["constant"], c["kind"], c["settled"], c["test_at"], c["gold_at"])

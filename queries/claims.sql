@@ -12,7 +12,9 @@ SELECT case_id AS "case",
        CASE WHEN first_pass = 0 THEN 'mechanical' ELSE 'pass ' || first_pass END AS "first certified",
        constant AS "constant",
        evidence AS "evidence",
-       command AS "re-run (expect no output)"
+       command AS "re-run",
+       CASE WHEN verdict = 'AIRTIGHT' THEN 'no output'
+            ELSE 'each value, in each file' END AS "expect"
 FROM ranked
 WHERE rk = 1 AND case_verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
 ORDER BY case_id;

@@ -69,7 +69,7 @@ SELECT case_id, pass_no, 'agent' AS proposer, verdict, status, constant, kind,
             WHEN verdict = 'PROSE-AFFIRMATIVE' THEN 'prose: ' || prose_clause
             ELSE array_to_string(list_transform(
                      list_filter(precedents, lambda p: p.verified),
-                     lambda p: p.path || ' (' || p."value" || ')'), '; ')
+                     lambda p: p.path || ':' || p.line || ' (' || p."value" || ')'), '; ')
                  || CASE WHEN gold_value <> '' THEN '; gold: ' || gold_value ELSE '' END
        END AS evidence,
        command, reason, refuter

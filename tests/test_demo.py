@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,24 @@ def test_report_is_regenerated_byte_for_byte_from_the_store(demo: tuple[Audit, d
     again = Audit(tmp_path)
     again.runs = tmp_path / "r"
     assert again.files("demo") == before
+
+
+def test_recorded_agent_shows_every_verdict_class(tmp_path: Path) -> None:
+    """`--agent recorded_agent.py` replays recorded answers (not a model): every class shows."""
+    audit = Audit(tmp_path)
+    agent = f"{sys.executable} {ROOT / 'examples' / 'demo' / 'recorded_agent.py'}"
+    summary = audit.run(DEMO, "--agent", agent)
+    assert audit.verdicts(DEMO) == {k: v["agent_verdict"] for k, v in EXPECTED.items()}
+    assert {v["agent_verdict"] for v in EXPECTED.values()} >= {
+        "AIRTIGHT", "MISDETERMINED", "CODEBASE-PLURAL", "DETERMINED-CODEBASE",
+        "PROSE-AFFIRMATIVE", "BORDERLINE", "UNWITNESSED", "ENTAILED", "ERROR"}
+    assert summary["case_errors"] == 0
+    report = (audit.runs / "demo" / "REPORT.md").read_text()
+    assert "## Coverage screen" in report and "| 1 | " in report  # pass 1 in the passes table
+    claims = (audit.runs / "demo" / "CLAIMS.md").read_text()
+    for case, exp in EXPECTED.items():
+        if exp["agent_verdict"] in ("MISDETERMINED", "CODEBASE-PLURAL"):
+            assert f"| {case} | {exp['agent_verdict']} | pass 1 |" in claims
+    # A second run of the same pass asks the agent nothing.
+    again = audit.run(DEMO, "--agent", agent)
+    assert again["actions_computed"] == 0 and again["executed"] == 0

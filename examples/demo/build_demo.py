@@ -2,14 +2,17 @@
 """Build the offline demo benchmark: a tiny real repository plus tasks with known verdicts.
 
     python examples/demo/build_demo.py          # (re)write the bundle, tasks.jsonl, expected.json
-    python examples/demo/build_demo.py --check  # also apply every patch and run its tests
+    python examples/demo/build_demo.py --check  # also apply every patch and run its tests, and
+                                                # check recorded_answers.json against them
 
 Stdlib only. The repository "acme/widgets" is created from the sources below, in a temporary
 folder, with fixed authors, dates and git settings, so every commit SHA is reproducible. Each task
 edits a checkout of its base commit; its gold patch (package files) and test patch (tests/) are
 `git diff` output against that base. The fixes are never committed: the bundle holds the base
 history only. The expected verdicts in EXPECTED are written by hand from the certification rules,
-not computed by running determinacy.
+not computed by running determinacy; so are the answers of the recorded agent
+(recorded_agent.py, recorded_answers.json: canned answers, not a model) and the verdicts they
+are expected to earn (AGENT_EXPECTED_BY_N).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -587,11 +591,80 @@ def test_tax_for_unknown_region_is_zero():
 ''',
 }
 
+# C5 gives the agent tiers something to point at: two live modules that print a date two
+# different ways (ISO in reports, day-first in receipts) and one more upper-case table header.
+C5_FILES = {
+    "widgets/reports.py": '''\
+"""Reports for the warehouse office."""
+
+from widgets.formatting import format_money, format_table
+
+
+def stock_report(inventory, day):
+    """The daily stock report: a dated title, then one row per item with its stock value."""
+    rows = [
+        [item.sku, item.name, item.quantity, format_money(item.price_cents * item.quantity)]
+        for item in inventory
+    ]
+    title = "Stock report " + day.strftime("%Y-%m-%d")
+    table = format_table(rows, ["SKU", "NAME", "QTY", "VALUE"])
+    return "\\n".join([title, table])
+''',
+    "widgets/receipts.py": '''\
+"""Printed receipts for counter sales."""
+
+from widgets.formatting import format_money
+from widgets.pricing import order_total
+
+
+def receipt_lines(item, quantity, day):
+    """A counter-sale receipt: shop and date, the sale, the total to pay."""
+    total = order_total(item, quantity)
+    return [
+        "ACME Warehouse " + day.strftime("%d/%m/%Y"),
+        f"{quantity} x {item.name}",
+        "TOTAL " + format_money(total),
+    ]
+''',
+    "tests/test_reports.py": '''\
+from datetime import date
+
+from widgets.inventory import Inventory, Item
+from widgets.reports import stock_report
+
+
+def test_stock_report_is_dated_and_valued():
+    inv = Inventory([Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)])
+    assert stock_report(inv, date(2024, 5, 6)).splitlines() == [
+        "Stock report 2024-05-06",
+        "SKU    NAME      QTY  VALUE",
+        "SPR-1  Sprocket  10   $25.00",
+    ]
+''',
+    "tests/test_receipts.py": '''\
+from datetime import date
+
+from widgets.inventory import Item
+from widgets.receipts import receipt_lines
+
+
+def test_receipt_lines():
+    item = Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=500)
+    assert receipt_lines(item, 4, date(2024, 5, 6)) == [
+        "ACME Warehouse 06/05/2024",
+        "4 x Sprocket",
+        "TOTAL $10.00",
+    ]
+''',
+}
+
 COMMITS = [
     ("C1", "2024-01-15T09:00:00+00:00", "Initial inventory, errors and formatting", C1_FILES),
     ("C2", "2024-02-02T14:30:00+00:00", "Add pricing module with bulk discounts", C2_FILES),
     ("C3", "2024-03-11T10:15:00+00:00", "Add command line interface", C3_FILES),
     ("C4", "2024-04-22T16:45:00+00:00", "Add shipping cost and sales tax helpers", C4_FILES),
+    # Appended later: the SHAs of C1-C4 (and so tasks 1-10) do not change.
+    ("C5", "2024-05-27T11:20:00+00:00", "Add stock reports and counter receipts", C5_FILES),
 ]
 
 # -- the tasks -------------------------------------------------------------------------------------
@@ -891,6 +964,189 @@ def test_to_dict_flags_low_stock():
         ],
         "fail_to_pass": ["tests/test_inventory.py::test_to_dict_flags_low_stock"],
     },
+    # Tasks 11-15 (base C5) give the mechanical tier nothing to certify: every constant both
+    # patches share is in the prose or at base, or is a name that does not cross DefUse. What
+    # their tests pin is a decision the codebase makes (or does not make), which only the agent
+    # tiers can point at; recorded_agent.py replays answers that do.
+    {
+        # CODEBASE-PLURAL: reports print dates ISO-style, receipts day-first; labels must pick.
+        "n": 11,
+        "base": "C5",
+        "problem": (
+            "Warehouse staff stick a printed label on every shelf. Please add a new module "
+            "`widgets.labels` with a function `shelf_label(item, day)` that returns the label "
+            "as a list of three lines: the item's name, its SKU, and the day the label was "
+            "printed."
+        ),
+        "edits": [
+            ("widgets/labels.py", None, '''\
+"""Shelf labels."""
+
+
+def shelf_label(item, day):
+    return [item.name, item.sku, day.strftime("%d/%m/%Y")]
+'''),
+            ("tests/test_labels.py", None, '''\
+from datetime import date
+
+from widgets.inventory import Item
+from widgets.labels import shelf_label
+
+
+def test_shelf_label_lines():
+    item = Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=3)
+    assert shelf_label(item, date(2024, 3, 5)) == ["Sprocket", "SPR-1", "05/03/2024"]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_labels.py::test_shelf_label_lines"],
+    },
+    {
+        # MISDETERMINED: the CLI saves JSON with indent=2; the test pins indent=4.
+        "n": 12,
+        "base": "C5",
+        "problem": (
+            "For the nightly backup, add `snapshot(inventory)` to widgets.reports: it returns "
+            "the whole inventory (everything Inventory.to_dict() holds) as JSON text."
+        ),
+        "edits": [
+            ("widgets/reports.py",
+             "from widgets.formatting import format_money, format_table\n",
+             "import json\n\nfrom widgets.formatting import format_money, format_table\n"),
+            ("widgets/reports.py", None, '''\
+
+
+def snapshot(inventory):
+    """The whole inventory as JSON text, for the nightly backup."""
+    return json.dumps(inventory.to_dict(), indent=4, sort_keys=True)
+'''),
+            ("tests/test_reports.py",
+             "from widgets.reports import stock_report\n",
+             "from widgets.reports import snapshot, stock_report\n"),
+            ("tests/test_reports.py", None, '''\
+
+
+def test_snapshot_is_json_text():
+    inv = Inventory([Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=3)])
+    assert snapshot(inv).splitlines() == [
+        "{",
+        '    "items": [',
+        "        {",
+        '            "name": "Sprocket",',
+        '            "price_cents": 250,',
+        '            "quantity": 3,',
+        '            "sku": "SPR-1"',
+        "        }",
+        "    ]",
+        "}",
+    ]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_reports.py::test_snapshot_is_json_text"],
+    },
+    {
+        # DETERMINED-CODEBASE: every table header at base is upper-case, and so is this one.
+        "n": 13,
+        "base": "C5",
+        "problem": (
+            "Purchasing wants a reorder sheet. Add `reorder_sheet(inventory)` to "
+            "widgets.reports: a plain text table (built with format_table) of the items that "
+            "are low on stock, with their SKU, name and quantity, in inventory order."
+        ),
+        "edits": [
+            ("widgets/reports.py", None, '''\
+
+
+def reorder_sheet(inventory):
+    """The items to reorder: the low-stock ones."""
+    rows = [[item.sku, item.name, item.quantity] for item in inventory.low_stock()]
+    return format_table(rows, ["SKU", "NAME", "QTY"])
+'''),
+            ("tests/test_reports.py",
+             "from widgets.reports import stock_report\n",
+             "from widgets.reports import reorder_sheet, stock_report\n"),
+            ("tests/test_reports.py", None, '''\
+
+
+def test_reorder_sheet_lists_low_stock_items():
+    inv = Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2),
+    ])
+    assert reorder_sheet(inv).splitlines() == ["SKU     NAME  QTY", "GEAR-9  Gear  2"]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_reports.py::test_reorder_sheet_lists_low_stock_items"],
+    },
+    {
+        # PROSE-AFFIRMATIVE: "whose name contains the given text" reads case-sensitive; the
+        # test pins a case-insensitive match.
+        "n": 14,
+        "base": "C5",
+        "problem": (
+            "Counter staff look items up by name. Add an `Inventory.search(text)` method "
+            "returning the items whose name contains the given text, in inventory order."
+        ),
+        "edits": [
+            ("widgets/inventory.py",
+             "    def set_price(self, sku, price_cents):\n",
+             "    def search(self, text):\n"
+             "        needle = text.casefold()\n"
+             "        return [item for item in self if needle in item.name.casefold()]\n"
+             "\n"
+             "    def set_price(self, sku, price_cents):\n"),
+            ("tests/test_inventory.py", None, '''\
+
+
+def test_search_matches_names_ignoring_case():
+    inv = make_inventory()
+    assert [item.sku for item in inv.search("gear")] == ["GEAR-9"]
+    assert [item.sku for item in inv.search("SPROCK")] == ["SPR-1"]
+    assert inv.search("bolt") == []
+'''),
+        ],
+        "fail_to_pass": ["tests/test_inventory.py::test_search_matches_names_ignoring_case"],
+    },
+    {
+        # Contested plurality: the CLI listing formats prices, Inventory.to_dict() keeps raw
+        # cents; the recorded refuter shows these are different decisions (display vs data).
+        "n": 15,
+        "base": "C5",
+        "problem": (
+            "The accountants want the stock in a spreadsheet. Add `export_csv(inventory)` to "
+            "widgets.reports: CSV text whose first line is the header sku,name,price,quantity, "
+            "then one line per item with those fields, in inventory order."
+        ),
+        "edits": [
+            ("widgets/reports.py", None, '''\
+
+
+def export_csv(inventory):
+    """The inventory as CSV text, for the accountants' spreadsheet."""
+    lines = ["sku,name,price,quantity"]
+    for item in inventory:
+        lines.append(f"{item.sku},{item.name},{item.price_cents},{item.quantity}")
+    return "\\n".join(lines) + "\\n"
+'''),
+            ("tests/test_reports.py",
+             "from widgets.reports import stock_report\n",
+             "from widgets.reports import export_csv, stock_report\n"),
+            ("tests/test_reports.py", None, '''\
+
+
+def test_export_csv_has_header_and_rows():
+    inv = Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2),
+    ])
+    assert export_csv(inv).splitlines() == [
+        "sku,name,price,quantity",
+        "SPR-1,Sprocket,250,10",
+        "GEAR-9,Gear,1000,2",
+    ]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_reports.py::test_export_csv_has_header_and_rows"],
+    },
 ]
 
 # Hand-written expectations (strict policy = the demo.toml default; lenient skips test paths at
@@ -960,6 +1216,79 @@ EXPECTED_BY_N = {
         "why": "The new key 'lowStock' is neither an exact nor a case-insensitive substring "
                "of the prose, but its words form the run 'low stock' in it.",
     },
+    11: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "why": "The only new name the test uses, shelf_label, is quoted in the prose; item, "
+               "sku and name are used by both patches without crossing DefUse. The pinned date "
+               "'05/03/2024' is test data, and the gold's format string '%d/%m/%Y' is not in "
+               "the test.",
+    },
+    12: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "why": "snapshot is quoted in the prose; the four-space layout the test pins shows up "
+               "only as whole expected lines, which the gold never spells (it says indent=4).",
+    },
+    13: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "why": "reorder_sheet is quoted in the prose; the test pins the header row as one "
+               "string ('SKU     NAME  QTY') that the gold's list of headers never equals.",
+    },
+    14: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "why": "search is quoted in the prose; the case-insensitive match the test pins is "
+               "behavior (casefold in the gold, 'gear' in the test), not a shared constant.",
+    },
+    15: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "why": "export_csv and the header 'sku,name,price,quantity' are quoted in the prose; "
+               "price_cents, sku and quantity exist at base and cross no DefUse boundary.",
+    },
+}
+
+# What `determinacy run examples/demo.toml --agent "python examples/demo/recorded_agent.py"`
+# (strict policy) is expected to give, with the recorded answers in recorded_answers.json.
+# Written by hand from the settlement rules; `--check` re-derives them from the answers.
+AGENT_EXPECTED_BY_N = {
+    1: ("AIRTIGHT", "The mechanical tier certifies render_badge; the recorded airtight witness "
+                    "for the helper's name (a GAP) verifies too."),
+    2: ("AIRTIGHT", "The exact error message is a GAP and the recorded airtight witness "
+                    "verifies, as the mechanical tier does."),
+    3: ("ENTAILED", "The screen quotes a verbatim covering clause for each behavior: the "
+                    "exception, its module and message, and keeping the old price."),
+    4: ("ENTAILED", "'Sold-out items must be kept when the inventory is exported' covers the "
+                    "one graded behavior."),
+    5: ("UNWITNESSED", "The currency code GBP is a GAP; the recorded airtight proposal fails "
+                       "the strict absence check (tests/test_formatting.py has GBP at base) "
+                       "and nothing else is proposed."),
+    6: ("AIRTIGHT", "The flag name is a GAP; --no-color verifies as airtight, as the "
+                    "mechanical tier certifies it."),
+    7: ("ENTAILED", "Each of the three FAIL_TO_PASS tests has a verbatim covering clause."),
+    8: ("ERROR", "Malformed row: no base_commit. The agent is never asked."),
+    9: ("AIRTIGHT", "The threshold value is a GAP; 7500 verifies as airtight, as the mechanical "
+                    "tier certifies it."),
+    10: ("BORDERLINE", "The key's exact name is a GAP; the prose's camelCase convention might "
+                       "bind it (lowStock) but isLowStock fits it too: a borderline hypothesis, "
+                       "no conflict to point at."),
+    11: ("CODEBASE-PLURAL", "The date format is a GAP. Live code prints dates two ways: "
+                            "widgets/reports.py '%Y-%m-%d', widgets/receipts.py '%d/%m/%Y'; "
+                            "the recorded refuter fails to refute that they are one decision."),
+    12: ("MISDETERMINED", "The JSON layout is a GAP. widgets/cli.py already writes the "
+                          "inventory's JSON with indent=2; gold and test pin indent=4; the "
+                          "recorded refuter fails to refute comparability."),
+    13: ("DETERMINED-CODEBASE", "The header spelling is a GAP, but widgets/reports.py and "
+                                "widgets/cli.py both write upper-case headers, as gold does."),
+    14: ("PROSE-AFFIRMATIVE", "Case-insensitivity is a GAP; the prose's verbatim 'returning "
+                              "the items whose name contains the given text' describes a "
+                              "faithful case-sensitive contract the test would fail."),
+    15: ("UNWITNESSED", "The price format is a GAP. The plurality candidate (cli.py formats "
+                        "money, Inventory.to_dict() keeps cents) is refuted by the recorded "
+                        "refuter (comparable=false): a contested hypothesis, and no other "
+                        "witness verifies."),
 }
 
 
@@ -1046,7 +1375,11 @@ def build(out_bundle: Path, out_tasks: Path, out_expected: Path) -> list[dict]:
     with out_tasks.open("w", encoding="utf-8", newline="\n") as f:
         for row in rows:
             f.write(json.dumps(row, sort_keys=True) + "\n")
-    expected = {instance_id(n): EXPECTED_BY_N[n] for n in sorted(EXPECTED_BY_N)}
+    expected = {}
+    for n in sorted(EXPECTED_BY_N):
+        verdict, why = AGENT_EXPECTED_BY_N[n]
+        expected[instance_id(n)] = {**EXPECTED_BY_N[n], "agent_verdict": verdict,
+                                    "agent_why": why}
     out_expected.write_text(json.dumps(expected, indent=2, sort_keys=True) + "\n",
                             encoding="utf-8")
     return rows
@@ -1096,15 +1429,157 @@ def check(rows: list[dict]) -> bool:
     return ok
 
 
+# -- optional check: the recorded agent's answers hold up against the real materials -----------
+# A restatement of the settlement rules (method §3-5), for the demo's own consistency only: it
+# re-derives each task's agent verdict from recorded_answers.json so that a rebuilt bundle or an
+# edited answer cannot silently drift from AGENT_EXPECTED_BY_N. The tool's settlers are the
+# authority; this check only makes sure every quote, snippet, path and value is really there.
+
+ANSWERS = HERE / "recorded_answers.json"
+STRENGTH = ["AIRTIGHT", "MISDETERMINED", "CODEBASE-PLURAL", "DETERMINED-CODEBASE",
+            "PROSE-AFFIRMATIVE", "BORDERLINE", "UNWITNESSED", "ENTAILED", "NO_CLAIM"]
+NOT_LIVE = ("tests/", "vendor/", "examples/", "fixtures/", "deprecated/")
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _added(patch: str) -> str:
+    return "\n".join(line[1:] for line in patch.splitlines()
+                     if line.startswith("+") and not line.startswith("+++"))
+
+
+def _in_prose(constant: str, prose: str) -> bool:
+    words = " ".join(w.lower() for w in _WORDS.findall(constant))
+    prose_words = " " + " ".join(w.lower() for w in _WORDS.findall(prose)) + " "
+    return (constant in prose or constant.casefold() in prose.casefold()
+            or bool(words) and f" {words} " in prose_words)
+
+
+def _live(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return not (any(path.startswith(p) or f"/{p}" in path for p in NOT_LIVE)
+                or name.startswith("test_"))
+
+
+def agent_verdict(row: dict, answers: dict, mechanical: str, clone: Path,
+                  problems: list[str]) -> str:
+    """The verdict the recorded answers should earn; every failed quote goes to `problems`."""
+    if mechanical == "ERROR":
+        return "ERROR"
+    iid, base, prose = row["instance_id"], row["base_commit"], row["problem_statement"]
+    gold, test = _flat(_added(row["patch"])), _flat(_added(row["test_patch"]))
+
+    def in_gold(s: str) -> bool:
+        return bool(_flat(s)) and _flat(s) in gold
+
+    def in_prose(s: str) -> bool:
+        return len(s.split()) >= 3 and _flat(s).casefold() in _flat(prose).casefold()
+
+    rec = answers.get(iid, {})
+    labels = []
+    for b in rec.get("screen", {}).get("behaviors", []):
+        if b["test_id"] not in row["FAIL_TO_PASS"]:
+            problems.append(f"{iid}: screen test_id not in FAIL_TO_PASS: {b['test_id']}")
+        if not in_gold(b["gold_snippet"]):
+            problems.append(f"{iid}: gold_snippet not in gold added lines: {b['gold_snippet']}")
+            continue
+        if b["prose_clause"] and not in_prose(b["prose_clause"]):
+            problems.append(f"{iid}: prose_clause not in prose: {b['prose_clause']}")
+        labels.append("COVERED" if in_prose(b["prose_clause"]) else "GAP")
+    found = [mechanical] if mechanical == "AIRTIGHT" else []
+    if "GAP" in labels:
+        found.append("UNWITNESSED")
+        candidates = []
+        for w in rec.get("witness", {}).get("witnesses", []):
+            for key in ("gold_anchor", "gold_value"):
+                if w[key] and not in_gold(w[key]):
+                    problems.append(f"{iid}: {key} not in gold added lines: {w[key]}")
+            c = w["constant"]
+            if w["kind"] == "airtight":
+                absent = subprocess.run(["git", "grep", "-q", "-F", "-e", c, base, "--"],
+                                        cwd=clone, capture_output=True).returncode == 1
+                if (c in test and (c in gold or in_gold(w["gold_anchor"])) and absent
+                        and not _in_prose(c, prose) and len(c) >= 3):
+                    found.append("AIRTIGHT")
+            elif w["kind"] == "prose_affirmative" and in_prose(w["prose_clause"]):
+                found.append("PROSE-AFFIRMATIVE")
+            elif w["kind"] == "borderline" and in_gold(w["gold_anchor"]):
+                found.append("BORDERLINE")
+            if w["kind"] not in ("misdetermined", "plural", "determined_codebase"):
+                continue
+            verified = []
+            for p in w["precedents"]:
+                show = subprocess.run(["git", "show", f"{base}:{p['path']}"], cwd=clone,
+                                      capture_output=True, text=True)
+                ok = (show.returncode == 0 and _live(p["path"])
+                      and _flat(p["snippet"]) in _flat(show.stdout)
+                      and p["value"] in p["snippet"])
+                if not ok:
+                    problems.append(f"{iid}: precedent does not verify: {p}")
+                else:
+                    verified.append(p)
+            if not in_gold(w["gold_value"]):
+                continue
+            pins = _flat(w["test_assertion"]) in test
+            if w["kind"] in ("misdetermined", "plural") and not pins:
+                problems.append(f"{iid}: test_assertion not in test added lines: "
+                                f"{w['test_assertion']}")
+            if pins and any(a["path"] != b["path"] and a["value"] != b["value"]
+                            for a in verified for b in verified):
+                candidates.append("CODEBASE-PLURAL")
+            elif pins and any(p["value"] != w["gold_value"] for p in verified):
+                candidates.append("MISDETERMINED")
+            elif any(p["value"] == w["gold_value"] for p in verified):
+                found.append("DETERMINED-CODEBASE")
+        refuted = {r["candidate"]: r["comparable"]
+                   for r in rec.get("refute", {}).get("refutations", [])}
+        for number, kind in enumerate(candidates, 1):
+            if refuted.get(number) is True:
+                found.append(kind)
+    elif labels:
+        found.append("ENTAILED")
+    return min(found, key=STRENGTH.index) if found else "NO_CLAIM"
+
+
+def check_recorded(rows: list[dict]) -> bool:
+    answers = json.loads(ANSWERS.read_text(encoding="utf-8"))
+    problems: list[str] = []
+    verdicts = {}
+    with tempfile.TemporaryDirectory(prefix="widgets-recorded-") as tmp:
+        clone = Path(tmp) / "clone"
+        git(Path(tmp), "clone", "-q", "--no-checkout", str(BUNDLE), str(clone))
+        for row in rows:
+            n = int(row["instance_id"].rsplit("-", 1)[1])
+            verdicts[n] = agent_verdict(row, answers, EXPECTED_BY_N[n]["verdict"], clone,
+                                        problems)
+    for n, verdict in sorted(verdicts.items()):
+        want = AGENT_EXPECTED_BY_N[n][0]
+        if verdict != want:
+            problems.append(f"{instance_id(n)}: recorded answers give {verdict}, "
+                            f"expected agent_verdict {want}")
+    unknown = sorted(set(answers) - {instance_id(n) for n in verdicts})
+    problems += [f"{iid}: recorded answers for a case that is not in tasks.jsonl"
+                 for iid in unknown]
+    print(f"recorded answers: {len(verdicts)} tasks, agent verdicts "
+          f"{', '.join(f'{n}={v}' for n, v in sorted(verdicts.items()))}")
+    for p in problems:
+        print(f"  PROBLEM {p}")
+    return not problems
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
-                        help="apply every patch to a clone of the bundle and run its tests")
+                        help="apply every patch to a clone of the bundle and run its tests; "
+                             "check the recorded agent's answers against the real materials")
     args = parser.parse_args(argv)
     rows = build(BUNDLE, TASKS, EXPECTED)
     print(f"wrote {BUNDLE.name} ({BUNDLE.stat().st_size} bytes), {TASKS.name} ({len(rows)} rows), "
           f"{EXPECTED.name}")
-    if args.check and not check(rows):
+    if args.check and not all([check(rows), check_recorded(rows)]):
         return 1
     return 0
 
