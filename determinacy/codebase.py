@@ -109,7 +109,9 @@ def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
     with tempfile.TemporaryDirectory(prefix="determinacy-grep-") as tmp:
         pfile = Path(tmp) / "patterns"
         while remaining:
-            pfile.write_bytes(b"".join(p.encode() + b"\n" for p in remaining))
+            # Callers never pass lone surrogates (trivial_reason); surrogatepass keeps it total.
+            pfile.write_bytes(b"".join(p.encode("utf-8", "surrogatepass") + b"\n"
+                                       for p in remaining))
             p = git(git_dir, "grep", "-F", "-n", "-o", "-z", "--text", "--no-color",
                     "--no-textconv", "-f", str(pfile), commit, *pathspec, check=False)
             if p.returncode not in (0, 1):
@@ -135,5 +137,8 @@ def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
 
 def read_file(git_dir: Path, commit: str, path: str) -> str | None:
     """A file's text at `commit`, or None when there is no such file."""
-    p = git(git_dir, "cat-file", "blob", f"{commit}:{path}", check=False)
+    try:
+        p = git(git_dir, "cat-file", "blob", f"{commit}:{path}", check=False)
+    except (ValueError, UnicodeEncodeError):  # NUL or a lone surrogate: no such path
+        return None
     return p.stdout.decode(errors="replace") if p.returncode == 0 else None

@@ -73,7 +73,7 @@ def verify_precedent(p: Any, read: Read, test_paths: Sequence[str],
     path, snippet, value = (text_field(p, k) for k in ("path", "snippet", "value"))
     path = path.strip().lstrip("./") if path.startswith("./") else path.strip()
     why = ""
-    if not path or ".." in path.split("/") or path.startswith("/"):
+    if not path or ".." in path.split("/") or path.startswith("/") or not _plain(path):
         why = "no usable path"
     elif not is_live(path, test_paths, dead_paths):
         why = "not a live path (test, vendor, example, fixture or deprecated code)"
@@ -89,6 +89,29 @@ def verify_precedent(p: Any, read: Read, test_paths: Sequence[str],
             return Precedent(path=path, snippet=snippet, value=value, verified=True,
                              line=_line_of(snippet, text))
     return Precedent(path=path, snippet=snippet, value=value, verified=False, why=why)
+
+
+def _plain(text: str) -> bool:
+    """Printable text that encodes: what a file path of a repository can be."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return not any(ord(ch) < 32 for ch in text)
+
+
+_WORDCHAR = re.compile(r"[A-Za-z0-9_]")
+
+
+def in_code(constant: str, text: str) -> bool:
+    """`constant` occurs in `text` as a whole token: a piece of a longer name is not the
+    constant a test grades (`r_badge` inside `render_badge`)."""
+    left = r"(?<![A-Za-z0-9_])" if _WORDCHAR.match(constant[:1]) else ""
+    right = r"(?![A-Za-z0-9_])" if _WORDCHAR.match(constant[-1:]) else ""
+    return re.search(left + re.escape(constant) + right, text) is not None
+
+
+_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 def _line_of(snippet: str, text: str) -> int:
@@ -159,16 +182,18 @@ def _airtight_failure(f: dict[str, str], prose: Prose, gold_added: str, test_add
         return "no constant (or one with surrounding spaces)"
     if reason := trivial_reason(c, min_length):
         return f"trivial constant: {reason}"
-    if c not in test_added:
-        return "constant not in the test patch's added lines"
-    if c not in gold_added and not (f["gold_anchor"] and in_text(f["gold_anchor"], gold_added)
-                                    and c in f["gold_anchor"]):
+    if not in_code(c, test_added):
+        return "constant not in the test patch's added lines (as a whole token)"
+    anchor = f["gold_anchor"]
+    if not in_code(c, gold_added) and not (anchor and anchor in gold_added and in_code(c, anchor)):
         return "constant not in the gold patch's added lines (nor in a verified gold anchor)"
     if m := prose.match(c):
         return f"constant stated in the prose ({m})"
-    mech = mechanical.get(c)
-    if mech is not None and mech.kind == "identifier" and mech.defuse == "none":
-        return "a name neither or both patches define: a correct fix cannot fail on it"
+    names = _NAME.findall(c)
+    crossing = [mechanical.get(n) for n in names]
+    if names and all(m is not None and m.kind == "identifier" and m.defuse == "none"
+                     for m in crossing):
+        return "only names neither or both patches define: a correct fix cannot fail on them"
     found = search([c])
     if c in found:
         return f"constant present in the codebase at {found[c]}"

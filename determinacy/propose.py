@@ -31,6 +31,10 @@ MAX_LOCATIONS = 3
 
 
 def trivial_reason(constant: str, min_length: int) -> str:
+    try:
+        constant.encode("utf-8")
+    except UnicodeEncodeError:
+        return "not valid text (a lone surrogate)"
     if "\n" in constant or "\r" in constant or "\0" in constant:
         return "spans lines"
     if len(constant) < min_length:
