@@ -85,7 +85,8 @@ def main() -> None:
 def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jobs: int,
         as_json: bool, agent: str | None, refuter: str | None, pass_no: int | None,
         passes: int | None, agent_timeout: float | None, doit_args: tuple[str, ...]) -> None:
-    """Run (or resume) the audit of CONFIG and write RUNS/<name>/REPORT.md, CLAIMS.md, receipts.
+    """Run (or resume) the audit of CONFIG (default: the shipped offline demo) and write
+    RUNS/<name>/REPORT.md, CLAIMS.md and one receipt per case.
 
     Only what changed is recomputed; an interrupted run resumes where it stopped. Extra
     arguments after `--` go to doit (e.g. `-- --always`).
