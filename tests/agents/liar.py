@@ -20,16 +20,10 @@ import re
 import sys
 import zlib
 
+from protocol import headers  # tests/agents/ is on sys.path: the script runs from there
+
 SECTIONS = ("FAIL_TO_PASS", "PROSE", "GOLD PATCH", "HIDDEN TEST PATCH", "GAPS", "CANDIDATES")
 TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]{3,}")
-
-
-def headers(prompt: str) -> dict[str, str]:
-    out = {}
-    for line in prompt.splitlines()[:3]:
-        key, _, value = line.partition(": ")
-        out[key.removeprefix("DETERMINACY-").lower()] = value.strip()
-    return out
 
 
 def sections(prompt: str) -> dict[str, str]:

@@ -15,13 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-
-def headers(prompt: str) -> dict[str, str]:
-    out = {}
-    for line in prompt.splitlines()[:3]:
-        key, _, value = line.partition(": ")
-        out[key.removeprefix("DETERMINACY-").lower()] = value.strip()
-    return out
+from protocol import headers  # tests/agents/ is on sys.path: the script runs from there
 
 
 def main() -> int:
