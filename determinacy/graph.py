@@ -39,6 +39,13 @@ class Audit:
     loaded: Loaded = field(default_factory=Loaded)
     # One per agent pass to run now (empty: the mechanical tier only).
     agents: list[AgentSetup] = field(default_factory=list)
+    _inputs: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def inputs(self, task: Task) -> dict[str, str]:
+        """Object hashes of a task's parts, stored once per graph load."""
+        if task.case_id not in self._inputs:
+            self._inputs[task.case_id] = phases.task_inputs(self.store, task)
+        return self._inputs[task.case_id]
 
     @property
     def name(self) -> str:
@@ -81,8 +88,7 @@ def prepare(audit: Audit) -> Audit:
     """Read the source and record what was read: the graph's first, cheap, step."""
     audit.loaded = load_tasks(audit.cfg, audit.limit)
     manifest = {
-        "tasks": sorted([t.case_id, phases.task_inputs(audit.store, t)["task"]]
-                        for t in audit.loaded.tasks),
+        "tasks": sorted([t.case_id, audit.inputs(t)["task"]] for t in audit.loaded.tasks),
         "errors": [msgspec.to_builtins(e) for e in sorted(audit.loaded.errors,
                                                            key=lambda e: (e.row, e.case_id))],
         "run": msgspec.to_builtins(audit.run_info()),
@@ -113,7 +119,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
         params = phases.propose_params(cfg)
         for t in tasks:
             out = audit.ref("propose", t.case_id)
-            inputs = phases.task_inputs(store, t)
+            inputs = audit.inputs(t)
 
             def action(t: Task = t, out: Path = out) -> dict[str, str]:
                 return _origin_error(phases.run_propose(store, cfg, t, out), "propose")
@@ -154,58 +160,41 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                 "name": t.case_id, "actions": [action], "file_dep": [str(p), str(c)],
                 "targets": [str(out)],
                 "uptodate": [config_changed({"v": phases.VERSIONS["settle"],
-                                             "task": phases.task_inputs(store, t)["task"]}),
+                                             "task": audit.inputs(t)["task"]}),
                              _no_retry(out)],
             }
 
-    def task_screen() -> Any:
-        """Agent: list the graded behaviors; settle COVERED / GAP / OUT_OF_SCOPE."""
+    def agent_phase(phase: str, run: Callable[..., phases.Ref],
+                    upstream: Callable[[AgentSetup, Task], list[Path]]) -> Any:
+        """One task per (case, pass): `run(store, cfg, setup, task, *upstream, out)`."""
         for s in audit.agents:
             for t in tasks:
-                up, out = audit.ref("propose", t.case_id), audit.agent_ref("screen", s, t.case_id)
+                deps, out = upstream(s, t), audit.agent_ref(phase, s, t.case_id)
 
-                def action(s: AgentSetup = s, t: Task = t, up: Path = up,
+                def action(s: AgentSetup = s, t: Task = t, deps: list[Path] = deps,
                            out: Path = out) -> dict[str, str]:
-                    return _origin_error(ap.run_screen(store, cfg, s, t, up, out), "screen")
+                    return _origin_error(run(store, cfg, s, t, *deps, out), phase)
 
+                params = _agent_params(s, phase, audit.inputs(t)["task"], cfg)
                 yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
-                       "file_dep": [str(up)], "targets": [str(out)],
-                       "uptodate": [config_changed(_agent_params(s, "screen", t)),
-                                    _no_retry(out)]}
+                       "file_dep": [str(d) for d in deps], "targets": [str(out)],
+                       "uptodate": [config_changed(params), _no_retry(out)]}
+
+    def task_screen() -> Any:
+        """Agent: list the graded behaviors; settle COVERED / GAP / OUT_OF_SCOPE."""
+        return agent_phase("screen", ap.run_screen,
+                           lambda s, t: [audit.ref("propose", t.case_id)])
 
     def task_witness() -> Any:
         """Agent: propose the strongest witness for each case with GAPs; settle it."""
-        for s in audit.agents:
-            for t in tasks:
-                p = audit.ref("propose", t.case_id)
-                sc, out = audit.agent_ref("screen", s, t.case_id), \
-                    audit.agent_ref("witness", s, t.case_id)
-
-                def action(s: AgentSetup = s, t: Task = t, p: Path = p, sc: Path = sc,
-                           out: Path = out) -> dict[str, str]:
-                    return _origin_error(ap.run_witness(store, cfg, s, t, p, sc, out),
-                                         "witness")
-
-                yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
-                       "file_dep": [str(p), str(sc)], "targets": [str(out)],
-                       "uptodate": [config_changed(_agent_params(s, "witness", t, cfg)),
-                                    _no_retry(out)]}
+        return agent_phase("witness", ap.run_witness,
+                           lambda s, t: [audit.ref("propose", t.case_id),
+                                         audit.agent_ref("screen", s, t.case_id)])
 
     def task_refute() -> Any:
         """Refuter: try to break the comparability of plural / misdetermined candidates."""
-        for s in audit.agents:
-            for t in tasks:
-                w, out = audit.agent_ref("witness", s, t.case_id), \
-                    audit.agent_ref("refute", s, t.case_id)
-
-                def action(s: AgentSetup = s, t: Task = t, w: Path = w,
-                           out: Path = out) -> dict[str, str]:
-                    return _origin_error(ap.run_refute(store, cfg, s, t, w, out), "refute")
-
-                yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
-                       "file_dep": [str(w)], "targets": [str(out)],
-                       "uptodate": [config_changed(_agent_params(s, "refute", t)),
-                                    _no_retry(out)]}
+        return agent_phase("refute", ap.run_refute,
+                           lambda s, t: [audit.agent_ref("witness", s, t.case_id)])
 
     def task_tables() -> Any:
         """Consolidate every case's records, over all stored passes, into parquet tables."""
@@ -269,20 +258,16 @@ def _uncaptured(creator: Callable[[], Any]) -> Callable[[], Any]:
     return wrapped
 
 
-def _agent_params(s: AgentSetup, phase: str, t: Task, cfg: Config | None = None) -> dict[str, Any]:
+def _agent_params(s: AgentSetup, phase: str, task_hash: str, cfg: Config) -> dict[str, Any]:
     """What makes an agent phase's doit task stale (its action keys say the same, finer)."""
     params: dict[str, Any] = {"v": ap.VERSIONS[phase], "argv": list(s.argv), "pass": s.pass_no,
-                              "max_chars": s.max_chars, "task": _task_digest(t),
+                              "max_chars": s.max_chars, "task": task_hash,
                               "prompt": digest(agent.prompt_template(phase).encode())}
     if phase == "refute":
         params["refuter"] = list(s.refuter)
-    if cfg is not None:
+    if phase == "witness":
         params["policy"] = msgspec.to_builtins(cfg.policy)
     return params
-
-
-def _task_digest(t: Task) -> str:
-    return digest(msgspec.json.encode(t, order="sorted"))
 
 
 def _stored_slots(audit: Audit) -> list[str]:
