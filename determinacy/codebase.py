@@ -6,6 +6,8 @@ patterns go through a file (`-f`), so a constant starting with `-` is a pattern,
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import os
 import re
 import shutil
@@ -98,41 +100,40 @@ def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
                 excluded: Sequence[str] = ()) -> dict[str, str]:
     """Map each pattern found in the tree at `commit` to its first `path:line`.
 
-    One `git grep -F -o` call reports matches of several patterns, but a match can hide a
-    pattern overlapping it (`foo` inside a reported `foobar`). So search again for what was not
-    reported, until a search reports nothing: then every remaining pattern is truly absent.
+    One `git grep -F` call prints every line that holds any pattern; which patterns each line
+    holds is then read off those lines. (Asking git for the matches alone, `-o`, would hide a
+    pattern that overlaps another match on the same line: `foo` inside a reported `foobar`.)
     """
-    remaining = sorted({p for p in patterns if p and "\n" not in p and "\0" not in p})
-    found: dict[str, tuple[str, int]] = {}
+    todo = sorted({p for p in patterns if p and "\n" not in p and "\0" not in p})
+    if not todo:
+        return {}
     prefix = f"{commit}:".encode()
     pathspec = ["--", ".", *excluded] if excluded else []
     with tempfile.TemporaryDirectory(prefix="determinacy-grep-") as tmp:
         pfile = Path(tmp) / "patterns"
-        while remaining:
-            # Callers never pass lone surrogates (trivial_reason); surrogatepass keeps it total.
-            pfile.write_bytes(b"".join(p.encode("utf-8", "surrogatepass") + b"\n"
-                                       for p in remaining))
-            p = git(git_dir, "grep", "-F", "-n", "-o", "-z", "--text", "--no-color",
-                    "--no-textconv", "-f", str(pfile), commit, *pathspec, check=False)
-            if p.returncode not in (0, 1):
-                raise CaseError(f"git grep failed at {commit}: "
-                                f"{p.stderr.decode(errors='replace').strip()}", transient=True)
-            left = set(remaining)
-            new: dict[str, tuple[str, int]] = {}
-            for m in _MATCH.finditer(p.stdout):
-                text = m.group(3).decode(errors="surrogateescape")
-                if text not in left:
-                    continue
-                raw = m.group(1)
-                path = (raw[len(prefix):] if raw.startswith(prefix) else raw)
-                loc = (path.decode(errors="replace"), int(m.group(2)))
-                if text not in new or loc < new[text]:
-                    new[text] = loc
-            if not new:
-                break
-            found.update(new)
-            remaining = [r for r in remaining if r not in new]
-    return {k: f"{path}:{line}" for k, (path, line) in sorted(found.items())}
+        # Callers never pass lone surrogates (trivial_reason); surrogatepass keeps it total.
+        pfile.write_bytes(b"".join(p.encode("utf-8", "surrogatepass") + b"\n" for p in todo))
+        p = git(git_dir, "grep", "-F", "-n", "-z", "--text", "--no-color", "--no-textconv",
+                "-f", str(pfile), commit, *pathspec, check=False)
+    if p.returncode not in (0, 1):
+        raise CaseError(f"git grep failed at {commit}: "
+                        f"{p.stderr.decode(errors='replace').strip()}", transient=True)
+    where: list[tuple[bytes, bytes]] = []
+    texts: list[bytes] = []
+    for m in _MATCH.finditer(p.stdout):
+        raw = m.group(1)
+        where.append((raw[len(prefix):] if raw.startswith(prefix) else raw, m.group(2)))
+        texts.append(m.group(3))
+    # git prints files in path order and lines in order: the first hit is the first location.
+    joined = b"\n".join(texts)
+    starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    found = {}
+    for pattern in todo:
+        at = joined.find(pattern.encode("utf-8", "surrogatepass"))
+        if at != -1:
+            path, line = where[bisect.bisect_right(starts, at) - 1]
+            found[pattern] = f"{path.decode(errors='replace')}:{int(line)}"
+    return found
 
 
 def read_file(git_dir: Path, commit: str, path: str) -> str | None:

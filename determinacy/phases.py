@@ -23,7 +23,7 @@ from determinacy.settle import settle
 from determinacy.store import ActionKey, Store, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "5", "codebase": "1", "settle": "2"}
+VERSIONS = {"propose": "5", "codebase": "2", "settle": "2"}
 PHASES = tuple(VERSIONS)
 
 
