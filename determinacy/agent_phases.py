@@ -8,6 +8,7 @@ transient error: recorded in the phase's ref, retried by the next run.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,9 +49,15 @@ class AgentSetup:
 
     @property
     def slot(self) -> str:
-        """Folder name for this pass and these commands: passes of other agents never mix."""
-        who = digest(json.dumps([self.argv, self.refuter]).encode())[:10]
+        """Folder name for this pass, these commands and these prompts: a pass of another
+        agent, or asked by another version of the prompts, is kept beside it, never over it."""
+        who = digest(json.dumps([self.argv, self.refuter, _prompts()]).encode())[:10]
         return f"p{self.pass_no}-{who}"
+
+
+@functools.cache
+def _prompts() -> list[str]:
+    return [agent.prompt_template(p) for p in AGENT_PHASES]
 
 
 def _fields(task: Task, limit: int) -> tuple[dict[str, str], list[str]]:
