@@ -1,22 +1,20 @@
--- REPORT.md: the coverage screen, as upper bounds. A behavior is a GAP when the gold implements
--- it and no verified prose clause determines it; one decision tested over many inputs counts
--- many times, and a general clause can cover what no literal quote does.
+-- REPORT.md: the coverage screen, per pass, as upper bounds. A behavior is a GAP when the gold
+-- implements it and no verified prose clause determines it; one decision tested over many
+-- inputs counts many times, and a general clause can cover what no literal quote does.
+-- Passes are not pooled: each screens the same cases again.
 WITH b AS (SELECT * FROM behaviors WHERE label IN ('COVERED', 'GAP')),
-     per_case AS (SELECT case_id, bool_or(label = 'GAP') AS has_gap FROM b GROUP BY case_id)
-SELECT "level", "screened", "GAP", "GAP rate (upper bound)", "Wilson 95%" FROM (
-SELECT 'behaviors' AS "level",
-       (SELECT count(*) FROM b) AS "screened",
-       (SELECT count(*) FROM b WHERE label = 'GAP') AS "GAP",
-       pct((SELECT count(*) FROM b WHERE label = 'GAP')::DOUBLE / nullif((SELECT count(*) FROM b), 0)) AS "GAP rate (upper bound)",
-       pct(wilson_low((SELECT count(*) FROM b WHERE label = 'GAP'), (SELECT count(*) FROM b))) || ' – ' ||
-       pct(wilson_high((SELECT count(*) FROM b WHERE label = 'GAP'), (SELECT count(*) FROM b))) AS "Wilson 95%",
-       1 AS ord
-UNION ALL
-SELECT 'cases',
-       (SELECT count(*) FROM per_case),
-       (SELECT count(*) FROM per_case WHERE has_gap),
-       pct((SELECT count(*) FROM per_case WHERE has_gap)::DOUBLE / nullif((SELECT count(*) FROM per_case), 0)),
-       pct(wilson_low((SELECT count(*) FROM per_case WHERE has_gap), (SELECT count(*) FROM per_case))) || ' – ' ||
-       pct(wilson_high((SELECT count(*) FROM per_case WHERE has_gap), (SELECT count(*) FROM per_case))),
-       2
-) ORDER BY ord;
+     per_case AS (SELECT pass_no, case_id, bool_or(label = 'GAP') AS has_gap
+                  FROM b GROUP BY pass_no, case_id),
+     levels AS (
+         SELECT pass_no, 'behaviors' AS level, 1 AS ord, count(*) AS n,
+                count(*) FILTER (WHERE label = 'GAP') AS k
+         FROM b GROUP BY pass_no
+         UNION ALL
+         SELECT pass_no, 'cases', 2, count(*), count(*) FILTER (WHERE has_gap)
+         FROM per_case GROUP BY pass_no
+     )
+SELECT pass_no AS "pass", level AS "level", n AS "screened", k AS "GAP",
+       pct(k::DOUBLE / nullif(n, 0)) AS "GAP rate (upper bound)",
+       pct(wilson_low(k, n)) || ' – ' || pct(wilson_high(k, n)) AS "Wilson 95%"
+FROM levels
+ORDER BY pass_no, ord;
