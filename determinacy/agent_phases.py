@@ -33,7 +33,7 @@ from determinacy.phases import (
 from determinacy.records import AgentCall, AgentResult, AgentWitness, Behavior, Proposal, Task
 from determinacy.store import ActionKey, Store, digest
 
-VERSIONS = {"screen": "1", "witness": "3", "refute": "2"}
+VERSIONS = {"screen": "1", "witness": "4", "refute": "2"}
 AGENT_PHASES = tuple(VERSIONS)
 
 

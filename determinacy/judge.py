@@ -137,8 +137,14 @@ def settle_witnesses(
 ) -> list[AgentWitness]:
     prose = Prose(task.prose)
     mechanical = {c.constant: c for c in candidates}
+    # One codebase search for every airtight constant of the answer, not one per proposal.
+    proposals = list_field(answer, "witnesses")
+    constants = sorted({c for w in proposals
+                        if text_field(w, "kind").strip().lower() == "airtight"
+                        and (c := text_field(w, "constant")) and not trivial_reason(c, min_length)})
+    in_codebase = search(constants) if constants else {}
     out = []
-    for i, w in enumerate(list_field(answer, "witnesses")):
+    for i, w in enumerate(proposals):
         f = {k: text_field(w, k) for k in ("kind", "behavior", "r1", "r2", "constant",
                                            "test_assertion", "gold_anchor", "prose_clause",
                                            "gold_value")}
@@ -147,8 +153,8 @@ def settle_witnesses(
                       for p in list_field(w, "precedents")]
         verdict, status, reason, command = "", "rejected", "", ""
         if kind == "airtight":
-            reason = _airtight_failure(f, prose, gold_added, test_added, mechanical, search,
-                                       min_length, excluded)
+            reason = _airtight_failure(f, prose, gold_added, test_added, mechanical,
+                                       in_codebase, set(constants), min_length)
             if not reason:
                 verdict, status = "AIRTIGHT", "claim"
                 command = receipt_command(f["constant"], task.base_commit, excluded)
@@ -174,8 +180,8 @@ def settle_witnesses(
 
 
 def _airtight_failure(f: dict[str, str], prose: Prose, gold_added: str, test_added: str,
-                      mechanical: dict[str, Candidate], search: Search, min_length: int,
-                      excluded: list[str]) -> str:
+                      mechanical: dict[str, Candidate], in_codebase: dict[str, str],
+                      searched: set[str], min_length: int) -> str:
     """Method §6, the same checks as the mechanical tier; "" when every one holds."""
     c = f["constant"]
     if not c or c != c.strip():
@@ -194,9 +200,10 @@ def _airtight_failure(f: dict[str, str], prose: Prose, gold_added: str, test_add
     if names and all(m is not None and m.kind == "identifier" and m.defuse == "none"
                      for m in crossing):
         return "only names neither or both patches define: a correct fix cannot fail on them"
-    found = search([c])
-    if c in found:
-        return f"constant present in the codebase at {found[c]}"
+    if c not in searched:
+        return "constant not searched in the codebase"
+    if c in in_codebase:
+        return f"constant present in the codebase at {in_codebase[c]}"
     return ""
 
 
