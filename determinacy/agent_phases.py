@@ -20,7 +20,6 @@ import msgspec
 from determinacy import agent, codebase, judge
 from determinacy.config import Config
 from determinacy.patches import added_text, parse_patch
-from determinacy.paths import is_test_path
 from determinacy.phases import (
     Ref,
     excluded,
@@ -30,6 +29,7 @@ from determinacy.phases import (
     upstream_error,
     write_ref,
 )
+from determinacy.propose import implementation
 from determinacy.records import AgentCall, AgentResult, AgentWitness, Behavior, Proposal, Task
 from determinacy.store import ActionKey, Store, digest
 
@@ -102,8 +102,7 @@ def _load(store: Store, ref: Ref) -> AgentResult:
 
 
 def _gold_test(cfg: Config, task: Task) -> tuple[str, str]:
-    gold = [f for f in parse_patch(task.gold_patch, "gold patch")
-            if not is_test_path(f.path, cfg.policy.test_paths)]
+    gold = implementation(parse_patch(task.gold_patch, "gold patch"), cfg.policy.test_paths)
     return added_text(gold), added_text(parse_patch(task.test_patch, "test patch"))
 
 
@@ -153,9 +152,7 @@ def run_witness(store: Store, cfg: Config, setup: AgentSetup, task: Task, propos
         def settle() -> AgentResult:
             gold_added, test_added = _gold_test(cfg, task)
             proposal = msgspec.json.decode(store.get(proposal_hash), type=Proposal)
-            git_dir, may_fetch = codebase.ensure_mirror(store, cfg, task.repo)
-            sha = codebase.resolve_commit(store, git_dir, task.repo, task.base_commit,
-                                          may_fetch)
+            git_dir, sha = codebase.open_tree(store, cfg, task.repo, task.base_commit)
             witnesses = judge.settle_witnesses(
                 task, setup.pass_no, answer, gold_added=gold_added, test_added=test_added,
                 candidates=proposal.candidates,

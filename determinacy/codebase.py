@@ -96,6 +96,13 @@ def resolve_commit(store: Store, git_dir: Path, repo: str, commit: str, may_fetc
     return sha
 
 
+def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> tuple[Path, str]:
+    """The git directory holding `repo` and the full sha of `commit` in it (cloning or
+    fetching once when needed): what every search and read at base_commit starts from."""
+    git_dir, may_fetch = ensure_mirror(store, cfg, repo)
+    return git_dir, resolve_commit(store, git_dir, repo, commit, may_fetch)
+
+
 def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
                 excluded: Sequence[str] = ()) -> dict[str, str]:
     """Map each pattern found in the tree at `commit` to its first `path:line`.

@@ -130,6 +130,10 @@ def precedent_command(precedents: Sequence[Precedent], base_commit: str) -> str:
         for p in precedents if p.verified)
 
 
+_WITNESS_FIELDS = ("kind", "behavior", "r1", "r2", "constant", "test_assertion", "gold_anchor",
+                   "prose_clause", "gold_value")
+
+
 def settle_witnesses(
     task: Task, pass_no: int, answer: dict[str, Any], *, gold_added: str, test_added: str,
     candidates: Sequence[Candidate], search: Search, read: Read, test_paths: Sequence[str],
@@ -137,18 +141,18 @@ def settle_witnesses(
 ) -> list[AgentWitness]:
     prose = Prose(task.prose)
     mechanical = {c.constant: c for c in candidates}
-    # One codebase search for every airtight constant of the answer, not one per proposal.
-    proposals = list_field(answer, "witnesses")
-    constants = sorted({c for w in proposals
-                        if text_field(w, "kind").strip().lower() == "airtight"
-                        and (c := text_field(w, "constant")) and not trivial_reason(c, min_length)})
+    raw = list_field(answer, "witnesses")
+    proposals = [{k: text_field(w, k) for k in _WITNESS_FIELDS} for w in raw]
+    for f in proposals:
+        f["kind"] = f["kind"].strip().lower().replace("-", "_")
+    # One codebase search for every airtight constant of the answer, not one per proposal;
+    # absence is only ever concluded for a constant in this search.
+    constants = sorted({f["constant"] for f in proposals if f["kind"] == "airtight"
+                        and f["constant"] and not trivial_reason(f["constant"], min_length)})
     in_codebase = search(constants) if constants else {}
     out = []
-    for i, w in enumerate(proposals):
-        f = {k: text_field(w, k) for k in ("kind", "behavior", "r1", "r2", "constant",
-                                           "test_assertion", "gold_anchor", "prose_clause",
-                                           "gold_value")}
-        kind = f["kind"].strip().lower().replace("-", "_")
+    for i, (w, f) in enumerate(zip(raw, proposals)):
+        kind = f["kind"]
         precedents = [verify_precedent(p, read, test_paths, dead_paths)
                       for p in list_field(w, "precedents")]
         verdict, status, reason, command = "", "rejected", "", ""

@@ -123,8 +123,7 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
                     inputs={"patterns": store.put_json(patterns)})
 
     def compute() -> bytes:
-        git_dir, may_fetch = codebase.ensure_mirror(store, cfg, task.repo)
-        sha = codebase.resolve_commit(store, git_dir, task.repo, task.base_commit, may_fetch)
+        git_dir, sha = codebase.open_tree(store, cfg, task.repo, task.base_commit)
         found = codebase.search_tree(git_dir, sha, patterns, excluded(cfg))
         return msgspec.json.encode(CodebaseSearch(
             repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,

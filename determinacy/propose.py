@@ -100,8 +100,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str],
         test = parse_patch(test_patch, "test patch")
     except CaseError as e:
         return Proposal(candidates=[], gold_files=[], test_files=[], error=str(e))
-    # The gold side is the fix: test files it touches are test code, not implementation.
-    gold_src = [f for f in gold if not is_test_path(f.path, test_paths)]
+    gold_src = implementation(gold, test_paths)
     binary = sorted({f.path for f in gold + test if f.binary})
     for what, files in (("gold patch", gold_src), ("test patch", test)):
         if files and all(f.binary for f in files):
@@ -120,6 +119,11 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str],
         ))
     return Proposal(candidates=candidates, gold_files=_paths(gold), test_files=_paths(test),
                     binary_files=binary)
+
+
+def implementation(gold: list[FileDiff], test_paths: Sequence[str]) -> list[FileDiff]:
+    """The gold patch's files outside test paths: test files it touches are not the fix."""
+    return [f for f in gold if not is_test_path(f.path, test_paths)]
 
 
 def _paths(files: list[FileDiff]) -> list[str]:
