@@ -200,10 +200,7 @@ def _report(con: Any, run: dict[str, Any]) -> str:
 
 
 def _agent_sections(con: Any) -> list[str]:
-    _, refuted = rows(con, "SELECT count(*) FILTER (WHERE status = 'contested'), "
-                           "count(*) FILTER (WHERE status = 'claim' AND verdict IN "
-                           "('MISDETERMINED', 'CODEBASE-PLURAL')), "
-                           "count(*) FILTER (WHERE status = 'pending') FROM agent_witnesses")
+    _, refuted = rows(con, query_text("report_refutation"))
     contested, survived, pending = refuted[0]
     return [
         "## Agent witnesses",
