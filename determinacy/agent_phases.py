@@ -24,7 +24,9 @@ from determinacy.phases import (
     Ref,
     excluded,
     finish,
+    missing_tests,
     read_ref,
+    skipped,
     task_inputs,
     upstream_error,
     write_ref,
@@ -148,24 +150,28 @@ def run_witness(store: Store, cfg: Config, setup: AgentSetup, task: Task, propos
         call, answer = _ask(store, setup, setup.argv, "witness", task,
                             gaps=_gaps_text(behaviors))
         proposal_hash = read_ref(propose_ref).output
+        # Settling reads the tree: fail closed on an incomplete one, and key on what was read.
+        tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        state = tree.state(skipped(cfg))
+        codebase.require_complete(state, cfg)
 
         def settle() -> AgentResult:
             gold_added, test_added = _gold_test(cfg, task)
             proposal = msgspec.json.decode(store.get(proposal_hash), type=Proposal)
-            git_dir, sha = codebase.open_tree(store, cfg, task.repo, task.base_commit)
             witnesses = judge.settle_witnesses(
                 task, setup.pass_no, answer, gold_added=gold_added, test_added=test_added,
                 candidates=proposal.candidates,
-                search=lambda cs: codebase.search_tree(git_dir, sha, cs, excluded(cfg)),
-                read=lambda path: codebase.read_file(git_dir, sha, path),
+                search=lambda cs: tree.search(cs, skipped(cfg)), read=tree.read,
                 test_paths=cfg.policy.test_paths, dead_paths=cfg.policy.dead_paths,
-                min_length=cfg.policy.min_length, excluded=excluded(cfg))
+                min_length=cfg.policy.min_length, excluded=excluded(cfg), commit=tree.commit,
+                missing_tests=missing_tests(task, tree))
             return AgentResult(case_id=task.case_id, pass_no=setup.pass_no, calls=[call],
                                witnesses=witnesses)
 
         return Ref(output=_settled(store, "witness", {
             "answer": store.put_json(answer), "call": store.put_json(call),
             "task": task_inputs(store, task)["task"], "proposal": proposal_hash,
+            "tree": store.put_json(state),
             "policy": store.put_json([cfg.policy.absence, cfg.policy.test_paths,
                                       cfg.policy.dead_paths, cfg.policy.min_length])}, settle))
 

@@ -12,8 +12,9 @@ from typing import Any
 import click
 
 from determinacy import __version__
+from determinacy.agent import stop_agents
 from determinacy.config import Config, load_config
-from determinacy.errors import DeterminacyError
+from determinacy.errors import DeterminacyError, StoreError
 from determinacy.store import Store
 
 
@@ -33,6 +34,8 @@ def _load(config: str | None) -> Config:
 
 def _term(signum: int, frame: Any) -> None:
     # doit flushes its database and stops cleanly on KeyboardInterrupt; make SIGTERM do the same.
+    # Agents run in sessions of their own (no terminal signal reaches them): kill them now.
+    stop_agents()
     raise KeyboardInterrupt
 
 
@@ -44,13 +47,20 @@ runs_option = click.option(
     default="runs", show_default=True, help="Where reports go: RUNS/<benchmark>/.")
 
 
+# Exit statuses of `determinacy run` (documented in its --help).
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_ERROR_CASES = 0, 1, 2, 3
+
+
 class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except StoreError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_FAILED)
         except DeterminacyError as e:
             click.echo(f"error: {e}", err=True)
-            sys.exit(2)
+            sys.exit(EXIT_USAGE)
 
 
 @click.group(cls=_Group)
@@ -81,15 +91,25 @@ def main() -> None:
 @click.option("--passes", type=click.IntRange(min=1), help="Run agent passes 1..K.")
 @click.option("--agent-timeout", type=click.FloatRange(min=0, min_open=True),
               help="Seconds per agent call (default [agent] timeout, 600).")
+@click.option("--allow-errors", is_flag=True,
+              help="Exit 0 even when some cases are ERROR (they are still reported).")
 @click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
 def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jobs: int,
         as_json: bool, agent: str | None, refuter: str | None, pass_no: int | None,
-        passes: int | None, agent_timeout: float | None, doit_args: tuple[str, ...]) -> None:
+        passes: int | None, agent_timeout: float | None, allow_errors: bool,
+        doit_args: tuple[str, ...]) -> None:
     """Run (or resume) the audit of CONFIG (default: the shipped offline demo) and write
     RUNS/<name>/REPORT.md, CLAIMS.md and one receipt per case.
 
     Only what changed is recomputed; an interrupted run resumes where it stopped. Extra
     arguments after `--` go to doit (e.g. `-- --always`).
+
+    \b
+    Exit status:
+      0  every case was audited
+      1  the run failed or was interrupted (resume by running it again)
+      2  usage or config error
+      3  the audit completed, but some cases are ERROR (see REPORT.md; --allow-errors: 0)
     """
     from doit.doit_cmd import DoitMain
 
@@ -100,28 +120,40 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     if pass_no and passes:
         raise DeterminacyError("give --pass or --passes, not both")
     agents = agent_setups(cfg, agent, refuter, pass_no, passes, agent_timeout)
-    audit = prepare(Audit(cfg=cfg, store=Store(store_dir), runs=Path(runs_dir), limit=limit,
+    store = Store(store_dir)
+    store.check_writable()
+    audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), limit=limit,
                           agents=agents))
     signal.signal(signal.SIGTERM, _term)
+    signal.signal(signal.SIGINT, _term)
     argv = ["run"]
     if jobs > 1:
         argv += ["-n", str(jobs), "-P", "thread"]
     argv += list(doit_args)
     loader = DeterminacyLoader(audit, outstream=sys.stderr if as_json else sys.stdout)
     rc = DoitMain(loader, config_filenames=()).run(argv)
+    if audit.fatal:
+        raise audit.fatal[0]
+    verdicts = _verdict_counts(audit.store, cfg) if rc == 0 else {}
+    errors = verdicts.get("ERROR", 0)
+    allowed = allow_errors or cfg.allow_errors
+    code = EXIT_FAILED if rc else EXIT_ERROR_CASES if errors and not allowed else EXIT_OK
     summary = {
         **dodb.LAST.as_dict(),
+        "case_errors": errors,
         "report": str(audit.out / "REPORT.md"),
-        "verdicts": _verdict_counts(audit.store, cfg) if rc == 0 else {},
-        "exit": rc,
+        "verdicts": verdicts,
+        "exit": code,
     }
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))
-    else:
-        verdicts = ", ".join(f"{k} {v}" for k, v in summary["verdicts"].items())
-        if rc == 0:
-            click.echo(f"verdicts: {verdicts}\nreport: {summary['report']}")
-    sys.exit(rc)
+    elif rc == 0:
+        shown = ", ".join(f"{k} {v}" for k, v in verdicts.items())
+        click.echo(f"verdicts: {shown}\nreport: {summary['report']}")
+        if errors:
+            click.echo(f"{errors} cases are ERROR (not audited): see the Errors section of "
+                       "the report", err=True)
+    sys.exit(code)
 
 
 def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: int | None,
@@ -174,7 +206,8 @@ def report(config: str | None, store_dir: str, runs_dir: str) -> None:
               default="markdown", show_default=True)
 def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None:
     """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, witnesses, verdicts,
-    errors, run, tiers. Without QUERY, list the views and their columns."""
+    claims, errors, run, tiers, trees, behaviors, agent_witnesses, agent_calls, passes.
+    Without QUERY, list the views and their columns."""
     import csv
     import io
 
@@ -200,6 +233,32 @@ def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None
         click.echo(buf.getvalue(), nl=False)
     else:
         click.echo(json.dumps([dict(zip(cols, r)) for r in data], default=str, sort_keys=True))
+
+
+@main.group()
+def store() -> None:
+    """Look after the store (objects, action cache, tables, mirrors)."""
+
+
+@store.command("verify")
+@store_option
+def store_verify(store_dir: str) -> None:
+    """Rehash every object and check every action-cache entry; exit 1 on any mismatch.
+
+    A damaged object or entry is never repaired in place: delete it and run again, and the
+    action that made it is recomputed.
+    """
+    s = Store(store_dir)
+    if not s.root.is_dir():
+        raise DeterminacyError(f"no store at {s.root}")
+    problems = list(s.verify())
+    for line in problems:
+        click.echo(line)
+    objects = sum(1 for _ in (s.root / "objects").glob("*/*"))
+    actions = sum(1 for _ in (s.root / "ac").glob("*/*.json"))
+    click.echo(f"{objects} objects, {actions} action entries: "
+               + (f"{len(problems)} problems" if problems else "all match"), err=True)
+    sys.exit(1 if problems else 0)
 
 
 @main.command()

@@ -1,36 +1,35 @@
-"""The codebase at base_commit: local mirrors and fixed-string search of a tree, no checkout.
+"""The codebase at base_commit: mirrors, commit resolution, and a fixed-string search of every
+blob of the tree, read straight from the object store (no checkout).
 
-Side effects (git) live here and nowhere else. Arguments go to git as a list, never a shell;
-patterns go through a file (`-f`), so a constant starting with `-` is a pattern, not a flag.
+Side effects (git) live here and in `git.py`. A claim of absence needs the whole tree read, so
+a tree is opened with what it cannot give: blobs the mirror lacks (a partial or size-capped
+clone) and submodules (their files live in another repository). Text the tools would miss as
+bytes (UTF-16, Latin-1) is searched decoded as well.
 """
 
 from __future__ import annotations
 
 import bisect
-import itertools
+import contextlib
 import os
 import re
 import shutil
-import subprocess
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from determinacy import git
 from determinacy.config import Config, split_repo
 from determinacy.errors import CaseError
+from determinacy.paths import is_test_path
+from determinacy.records import TreeState, Unread
 from determinacy.store import Store
 
-_ENV = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "LC_ALL": "C"}
-_MATCH = re.compile(rb"([^\0]*)\0([0-9]+)\0([^\n]*)\n")
-
-
-def git(git_dir: Path, *args: str, check: bool = True, timeout: float | None = None,
-        input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    cmd = ["git", f"--git-dir={git_dir}", *args]
-    p = subprocess.run(cmd, capture_output=True, env=_ENV, timeout=timeout, input=input)
-    if check and p.returncode != 0:
-        raise subprocess.CalledProcessError(p.returncode, cmd, p.stdout, p.stderr)
-    return p
+_HEX = re.compile(r"[0-9a-f]{7,64}")
+# Blobs are searched in chunks of about this many bytes (bounded memory, early stop).
+CHUNK = 32 << 20
 
 
 def _is_git_dir(path: Path) -> Path | None:
@@ -42,10 +41,11 @@ def _is_git_dir(path: Path) -> Path | None:
 
 
 def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
-    """The git directory to search for `repo`, and whether it may be fetched into.
+    """The git directory to search for `repo`, and whether the tool may fetch into it.
 
-    A local mirror folder is used in place (read-only); a bundle file or the clone URL is
-    cloned once into the store, shared by every benchmark.
+    A configured local mirror folder is used in place and never written to; a bundle file is
+    cloned once into the store; without a mirror, the clone URL is. A configured mirror that
+    does not exist is an error unless `codebase.fallback_clone` allows cloning instead.
     """
     local = cfg.mirror_path(repo)
     if local is not None and local.is_dir():
@@ -54,41 +54,63 @@ def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
             raise CaseError(f"local mirror {local} for {repo} is not a git repository",
                             transient=True)
         return found, False
+    if local is not None and not local.exists() and not cfg.codebase.fallback_clone:
+        raise CaseError(f"the mirror {local} configured for {repo} (codebase.mirror) does not "
+                        "exist; fix the path, or set codebase.fallback_clone = true to clone "
+                        f"from {cfg.clone_url(repo)} instead", transient=True)
     owner, name = split_repo(repo)
     dest = store.repo_dir(owner, name)
     with store.lock(f"repo-{owner}-{name}"):
         if _is_git_dir(dest):
             return dest, True
         source = str(local) if local is not None and local.is_file() else cfg.clone_url(repo)
+        if (why := git.check_transport(source)) is not None:
+            raise CaseError(f"cannot clone {repo} from {source}: {why}")
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".tmp-{name}-"))
         try:
-            p = subprocess.run(
-                ["git", "clone", "--mirror", "--quiet", "--", source, str(tmp / "repo.git")],
-                capture_output=True, env=_ENV,
-            )
+            p = git.transfer(["clone", "--mirror", "--quiet", "--", source,
+                              str(tmp / "repo.git")], cwd=tmp, timeout=cfg.codebase.timeout)
             if p.returncode != 0:
-                msg = p.stderr.decode(errors="replace").strip().splitlines()
                 raise CaseError(f"cannot clone {repo} from {source}: "
-                                f"{msg[-1] if msg else 'git clone failed'}", transient=True)
+                                f"{git.stderr_reason(p.stderr)}", transient=True)
             os.replace(tmp / "repo.git", dest)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         return dest, True
 
 
-def resolve_commit(store: Store, git_dir: Path, repo: str, commit: str, may_fetch: bool) -> str:
-    def lookup() -> str | None:
-        p = git(git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options",
-                f"{commit}^{{commit}}", check=False)
-        return p.stdout.decode().strip() if p.returncode == 0 else None
+def _commit_of(git_dir: Path, name: str) -> str | None:
+    """The full sha of `name` when it is an unambiguous object-name prefix of a commit.
 
-    sha = lookup()
+    Never a ref: a 7-character sha that is also a branch name must not resolve to the branch.
+    """
+    p = git.run(git_dir, "rev-parse", f"--disambiguate={name}")
+    objects = p.stdout.decode().split() if p.returncode == 0 else []
+    if not objects:
+        return None
+    check = git.run(git_dir, "cat-file", "--batch-check", input="".join(
+        f"{o}\n" for o in objects).encode())
+    commits = [f[0] for f in (ln.split() for ln in check.stdout.decode().splitlines())
+               if len(f) == 3 and f[1] == "commit"]
+    if len(commits) > 1:
+        raise CaseError(f"base commit {name} is ambiguous: {len(commits)} commits start with "
+                        "it; give more of the sha")
+    return commits[0] if commits else None
+
+
+def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: str,
+                   may_fetch: bool) -> str:
+    name = commit.strip().lower()
+    if not _HEX.fullmatch(name):
+        raise CaseError(f"base commit {commit!r} is not a commit hash")
+    sha = _commit_of(git_dir, name)
     if sha is None and may_fetch:
-        owner, name = split_repo(repo)
-        with store.lock(f"repo-{owner}-{name}"):
-            git(git_dir, "fetch", "--quiet", "--prune", "origin", check=False)
-        sha = lookup()
+        owner, repo_name = split_repo(repo)
+        with store.lock(f"repo-{owner}-{repo_name}"):
+            git.transfer([f"--git-dir={git_dir}", "fetch", "--quiet", "--prune", "origin"],
+                         cwd=git_dir, timeout=cfg.codebase.timeout)
+        sha = _commit_of(git_dir, name)
     if sha is None:
         raise CaseError(f"base commit {commit} does not exist in {repo}"
                         + (" (not even after a fetch)" if may_fetch else " (local mirror)"),
@@ -96,57 +118,218 @@ def resolve_commit(store: Store, git_dir: Path, repo: str, commit: str, may_fetc
     return sha
 
 
-def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> tuple[Path, str]:
-    """The git directory holding `repo` and the full sha of `commit` in it (cloning or
-    fetching once when needed): what every search and read at base_commit starts from."""
-    git_dir, may_fetch = ensure_mirror(store, cfg, repo)
-    return git_dir, resolve_commit(store, git_dir, repo, commit, may_fetch)
+@dataclass(frozen=True)
+class Entry:
+    path: str
+    mode: str
+    kind: str  # blob | commit (a submodule's gitlink)
+    sha: str
 
 
-def search_tree(git_dir: Path, commit: str, patterns: Sequence[str],
-                excluded: Sequence[str] = ()) -> dict[str, str]:
-    """Map each pattern found in the tree at `commit` to its first `path:line`.
+@dataclass
+class Tree:
+    """The tree at one commit of a mirror: its entries and what of it cannot be read."""
 
-    One `git grep -F` call prints every line that holds any pattern; which patterns each line
-    holds is then read off those lines. (Asking git for the matches alone, `-o`, would hide a
-    pattern that overlaps another match on the same line: `foo` inside a reported `foobar`.)
-    """
-    todo = sorted({p for p in patterns if p and "\n" not in p and "\0" not in p})
-    if not todo:
-        return {}
-    prefix = f"{commit}:".encode()
-    pathspec = ["--", ".", *excluded] if excluded else []
-    with tempfile.TemporaryDirectory(prefix="determinacy-grep-") as tmp:
-        pfile = Path(tmp) / "patterns"
-        # Callers never pass lone surrogates (trivial_reason); surrogatepass keeps it total.
-        pfile.write_bytes(b"".join(p.encode("utf-8", "surrogatepass") + b"\n" for p in todo))
-        p = git(git_dir, "grep", "-F", "-n", "-z", "--text", "--no-color", "--no-textconv",
-                "-f", str(pfile), commit, *pathspec, check=False)
-    if p.returncode not in (0, 1):
-        raise CaseError(f"git grep failed at {commit}: "
-                        f"{p.stderr.decode(errors='replace').strip()}", transient=True)
-    where: list[tuple[bytes, bytes]] = []
-    texts: list[bytes] = []
-    for m in _MATCH.finditer(p.stdout):
-        raw = m.group(1)
-        where.append((raw[len(prefix):] if raw.startswith(prefix) else raw, m.group(2)))
-        texts.append(m.group(3))
-    # git prints files in path order and lines in order: the first hit is the first location.
-    joined = b"\n".join(texts)
-    starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-    found = {}
-    for pattern in todo:
-        at = joined.find(pattern.encode("utf-8", "surrogatepass"))
-        if at != -1:
-            path, line = where[bisect.bisect_right(starts, at) - 1]
-            found[pattern] = f"{path.decode(errors='replace')}:{int(line)}"
-    return found
+    git_dir: Path
+    commit: str
+    entries: list[Entry]
+    missing: frozenset[str]  # blob shas the mirror lacks
 
+    def searched(self, skipped: Sequence[str]) -> list[Entry]:
+        return [e for e in self.entries if not (skipped and is_test_path(e.path, skipped))]
 
-def read_file(git_dir: Path, commit: str, path: str) -> str | None:
-    """A file's text at `commit`, or None when there is no such file."""
-    try:
-        p = git(git_dir, "cat-file", "blob", f"{commit}:{path}", check=False)
-    except (ValueError, UnicodeEncodeError):  # NUL or a lone surrogate: no such path
+    def state(self, skipped: Sequence[str] = ()) -> TreeState:
+        """What a search leaving out the globs `skipped` reads, and what it cannot."""
+        unread = []
+        entries = self.searched(skipped)
+        for e in entries:
+            if e.kind == "commit":
+                unread.append(Unread(path=e.path, why="submodule"))
+            elif e.sha in self.missing:
+                unread.append(Unread(path=e.path, why="missing blob"))
+        return TreeState(commit=self.commit, blobs=sum(e.kind == "blob" for e in entries),
+                         unread=unread)
+
+    def search(self, patterns: Sequence[str], skipped: Sequence[str] = ()) -> dict[str, str]:
+        """Map each pattern found in the tree to its first `path:line` (path order).
+
+        Fixed strings, case-sensitive, over the raw bytes of every readable blob (what
+        `git grep -F --text` searches) and also over decoded UTF-16 and Latin-1 text. Finding
+        more can only make certification harder. Unread blobs are not searched: callers must
+        not conclude absence where `state(skipped).unread` is not empty.
+        """
+        todo = {p: p.encode("utf-8", "surrogatepass") for p in sorted(set(patterns))
+                if p and "\n" not in p and "\0" not in p}
+        found: dict[str, str] = {}
+        if not todo:
+            return found
+        latin1 = any(not b.isascii() for b in todo.values())
+        blobs: dict[str, list[str]] = {}
+        for e in self.searched(skipped):
+            if e.kind == "blob" and e.sha not in self.missing:
+                blobs.setdefault(e.sha, []).append(e.path)
+        for chunk in _chunks(self._read(list(blobs)), latin1):
+            for pattern, needle in list(todo.items()):
+                at = chunk.data.find(needle)
+                if at != -1:
+                    found[pattern] = chunk.where(at, blobs)
+                    del todo[pattern]
+            if not todo:
+                break
+        return found
+
+    def _read(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
+        """Each blob's bytes, streamed through one `git cat-file --batch`."""
+        if not shas:
+            return
+        proc = git.popen(self.git_dir, "cat-file", "--batch")
+        assert proc.stdin is not None and proc.stdout is not None
+
+        def feed() -> None:
+            with contextlib.suppress(BrokenPipeError, ValueError, OSError):
+                for s in shas:
+                    proc.stdin.write(f"{s}\n".encode())  # type: ignore[union-attr]
+                proc.stdin.close()  # type: ignore[union-attr]
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        try:
+            for sha in shas:
+                header = proc.stdout.readline().split()
+                if len(header) != 3 or header[0].decode() != sha:
+                    raise CaseError(f"cannot read blob {sha} at {self.commit}: "
+                                    f"{b' '.join(header).decode(errors='replace') or 'no answer'}"
+                                    " (the mirror changed while it was read?)", transient=True)
+                size = int(header[2])
+                data = proc.stdout.read(size)
+                proc.stdout.read(1)
+                yield sha, data
+        finally:
+            proc.kill()
+            proc.wait()
+            writer.join()
+
+    def read(self, path: str) -> str | None:
+        """A file's text at the commit, or None when there is no such readable file."""
+        for e in self.entries:
+            if e.path == path and e.kind == "blob" and e.sha not in self.missing:
+                p = git.run(self.git_dir, "cat-file", "blob", e.sha)
+                return p.stdout.decode(errors="replace") if p.returncode == 0 else None
         return None
-    return p.stdout.decode(errors="replace") if p.returncode == 0 else None
+
+
+@dataclass
+class _Chunk:
+    data: bytes
+    starts: list[int]  # offset of each segment in `data`
+    shas: list[str]  # the blob each segment comes from
+
+    def where(self, at: int, paths: dict[str, list[str]]) -> str:
+        i = bisect.bisect_right(self.starts, at) - 1
+        line = self.data.count(b"\n", self.starts[i], at) + 1
+        return f"{paths[self.shas[i]][0]}:{line}"
+
+
+def _chunks(blobs: Iterator[tuple[str, bytes]], latin1: bool) -> Iterator[_Chunk]:
+    """Blobs (and their decoded variants) joined by NUL, which no pattern holds, so a match
+    never spans two segments."""
+    parts: list[bytes] = []
+    starts: list[int] = []
+    shas: list[str] = []
+    size = 0
+    for sha, data in blobs:
+        for variant in searchable(data, latin1):
+            starts.append(size)
+            shas.append(sha)
+            parts.append(variant)
+            size += len(variant) + 1
+        if size >= CHUNK:
+            yield _Chunk(b"\0".join(parts), starts, shas)
+            parts, starts, shas, size = [], [], [], 0
+    if parts:
+        yield _Chunk(b"\0".join(parts), starts, shas)
+
+
+def searchable(data: bytes, latin1: bool = True) -> list[bytes]:
+    """The byte strings a constant is looked for in: the raw blob, and its text re-encoded as
+    UTF-8 when it is UTF-16 (BOM or the NUL pattern of ASCII text) or, for non-ASCII
+    constants, Latin-1 (not UTF-8, no NUL)."""
+    out = [data]
+    encoding = _utf16(data)
+    if encoding:
+        out.append(data.decode(encoding, "replace").encode("utf-8"))
+    elif latin1 and b"\0" not in data and not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(data.decode("latin-1").encode("utf-8"))
+    return out
+
+
+def _utf16(data: bytes) -> str:
+    if data[:4] in (b"\xff\xfe\0\0", b"\0\0\xfe\xff"):
+        return "utf-32"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    head = data[:4096]
+    if len(head) < 4 or len(data) % 2:
+        return ""
+    half = len(head) // 2
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    if odd > 0.4 * half and even < 0.05 * half:
+        return "utf-16-le"
+    if even > 0.4 * half and odd < 0.05 * half:
+        return "utf-16-be"
+    return ""
+
+
+def list_tree(git_dir: Path, commit: str) -> Tree:
+    """Every entry of the tree at `commit`, and which of its blobs the mirror lacks."""
+    p = git.run(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
+    if p.returncode != 0:
+        raise CaseError(f"incomplete tree: cannot list the tree at {commit} "
+                        f"({git.stderr_reason(p.stderr)})", transient=True)
+    entries = []
+    for record in p.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition(b"\t")
+        mode, kind, sha = meta.decode().split()
+        entries.append(Entry(path=path.decode("utf-8", "replace"), mode=mode,
+                             kind=kind, sha=sha))
+    # `--missing=print` lists what is absent without fetching it (a partial clone would).
+    r = git.run(git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", commit)
+    if r.returncode != 0:
+        raise CaseError(f"incomplete tree: cannot list the objects at {commit} "
+                        f"({git.stderr_reason(r.stderr)})", transient=True)
+    missing = frozenset(ln[1:].decode() for ln in r.stdout.splitlines() if ln.startswith(b"?"))
+    return Tree(git_dir=git_dir, commit=commit, entries=entries, missing=missing)
+
+
+def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
+    """The tree of `repo` at `commit` (cloning or fetching once when needed): what every
+    search and read at base_commit starts from."""
+    git_dir, may_fetch = ensure_mirror(store, cfg, repo)
+    return list_tree(git_dir, resolve_commit(store, cfg, git_dir, repo, commit, may_fetch))
+
+
+def describe(u: Unread) -> str:
+    if u.why == "submodule":
+        return f"{u.path} (submodule: its files are in another repository)"
+    return f"{u.path} ({u.why}, " + (f"{u.size} bytes)" if u.size >= 0 else "size unknown)")
+
+
+def describe_unread(unread: Sequence[Unread], limit: int = 5) -> str:
+    shown = ", ".join(describe(u) for u in unread[:limit])
+    more = f" and {len(unread) - limit} more" if len(unread) > limit else ""
+    return shown + more
+
+
+def require_complete(state: TreeState, cfg: Config) -> None:
+    """Fail closed: absence over a tree that was not read whole is unknown."""
+    if state.unread and cfg.policy.unreadable == "error":
+        raise CaseError(
+            f"incomplete tree at {state.commit}: {describe_unread(state.unread)} could not be "
+            "read, so absence cannot be concluded. Use a complete mirror (README: complete "
+            'mirrors) or set [policy] unreadable = "exclude" to certify over the readable '
+            "part, counted apart.", transient=True)

@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from determinacy.errors import ConfigError
+from determinacy.git import check_transport
 
 # Test code, by git glob pathspec semantics ("**/" matches any leading folders, "*" stays within
 # one path component). Used to keep test files out of the gold side and, under the lenient
@@ -41,7 +42,14 @@ DEFAULT_TEST_PATHS: tuple[str, ...] = (
     "**/*Tests.java",
 )
 
+# Kept JSON-Schema friendly (`$`) for msgspec; `$` also matches before a final newline, so
+# load_config checks the whole name again with fullmatch: the name becomes a folder name.
 _NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+# A column name or a dotted path into nested fields: no empty part.
+_FIELD_PATH = re.compile(r"[^.]+(?:\.[^.]+)*")
+# The largest patch read (bytes of UTF-8). Parsing and lexing cost about 8 s and 85 MB of memory
+# per MB of one big hunk; the largest real patches seen are ~0.3 MB.
+DEFAULT_MAX_PATCH_BYTES = 16_000_000
 
 
 class _Base(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
@@ -71,9 +79,13 @@ class FieldsCfg(_Base, kw_only=True):
 
 class CodebaseCfg(_Base, kw_only=True):
     clone_url: str = "https://github.com/{owner}/{name}.git"
-    # A local mirror (bare repository, clone or git bundle). A folder is searched in place;
-    # a bundle is cloned into the store. Used instead of the network when it exists.
+    # A local mirror (bare repository, clone or git bundle). A folder is searched in place and
+    # never written to or fetched into; a bundle is cloned into the store.
     mirror: str | None = None
+    # A configured mirror that does not exist is an error, unless this allows cloning instead.
+    fallback_clone: bool = False
+    # Seconds for one clone or fetch.
+    timeout: Annotated[float, msgspec.Meta(gt=0)] = 1800.0
 
 
 # Not live code: a precedent found here says nothing about how the codebase decides.
@@ -99,15 +111,24 @@ class AgentCfg(_Base, kw_only=True):
 
 class PolicyCfg(_Base, kw_only=True):
     absence: Literal["strict", "lenient"] = "strict"
+    # A blob or submodule that cannot be read makes absence unknown. "error": the case is an
+    # ERROR (incomplete tree). "exclude": certify over the readable part; every such claim
+    # names the unread paths and is counted apart (AIRTIGHT-PARTIAL).
+    unreadable: Literal["error", "exclude"] = "error"
     test_paths: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_TEST_PATHS))
     min_length: Annotated[int, msgspec.Meta(ge=1)] = 3
     # Besides test paths, paths that are not live code (for codebase precedents).
     dead_paths: list[str] = msgspec.field(default_factory=lambda: list(DEFAULT_DEAD_PATHS))
+    # A longer gold or test patch is an ERROR row, not minutes of parsing and gigabytes.
+    max_patch_bytes: Annotated[int, msgspec.Meta(ge=1)] = DEFAULT_MAX_PATCH_BYTES
 
 
 class Config(_Base, kw_only=True):
     name: Annotated[str, msgspec.Meta(pattern=_NAME)]
     description: str = ""
+    # Exit 0 even when some cases are ERROR (like `run --allow-errors`): for a benchmark whose
+    # broken rows are known and reported anyway.
+    allow_errors: bool = False
     source: SourceCfg
     fields: FieldsCfg
     codebase: CodebaseCfg = CodebaseCfg()
@@ -115,6 +136,8 @@ class Config(_Base, kw_only=True):
     agent: AgentCfg = AgentCfg()
     # Folder of the config file: relative paths in it resolve from there. Set by load_config.
     root: str = "."
+    # The config file itself, for error messages. Set by load_config.
+    file: str = ""
 
     def resolve(self, path: str) -> Path:
         p = Path(path).expanduser()
@@ -129,6 +152,15 @@ class Config(_Base, kw_only=True):
     def clone_url(self, repo: str) -> str:
         owner, name = split_repo(repo)
         return self.codebase.clone_url.format(owner=owner, name=name)
+
+
+def mapped_fields(f: FieldsCfg) -> list[tuple[str, str]]:
+    """(config key under `fields`, column or dotted path) of every field a task is read from."""
+    keys = ["instance_id", "repo", "base_commit", "gold_patch", "test_patch", "fail_to_pass"]
+    out = [(k, str(getattr(f, k))) for k in keys]
+    if f.pass_to_pass is not None:
+        out.append(("pass_to_pass", f.pass_to_pass))
+    return out + [(f"prose[{i}]", name) for i, name in enumerate(f.prose)]
 
 
 def argv(command: list[str] | str) -> list[str]:
@@ -167,13 +199,21 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(path, "", "config file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(path, "", f"not valid TOML: {e}") from None
-    if "root" in raw:
-        raise ConfigError(path, "root", "unknown key")
+    for key in ("root", "file"):
+        if key in raw:
+            raise ConfigError(path, key, "unknown key")
     try:
         cfg = msgspec.convert(raw, Config)
     except msgspec.ValidationError as e:
         key, what = _key_of(str(e))
         raise ConfigError(path, key, what) from None
+    if not re.fullmatch(_NAME[1:-1], cfg.name):
+        raise ConfigError(path, "name", f"{cfg.name!r} is not a safe name (letters, digits and "
+                          "._- only, starting with a letter or digit); it names folders")
+    for key, column in mapped_fields(cfg.fields):
+        if not _FIELD_PATH.fullmatch(column):
+            raise ConfigError(path, f"fields.{key}",
+                              f"{column!r} is not a column name or a dotted path (a.b)")
     sources = [k for k in ("jsonl", "parquet", "hf_dataset") if getattr(cfg.source, k)]
     if len(sources) != 1:
         raise ConfigError(
@@ -191,15 +231,18 @@ def load_config(path: str | Path) -> Config:
     for key, template in (("codebase.clone_url", cfg.codebase.clone_url),
                           ("codebase.mirror", cfg.codebase.mirror or "")):
         try:
-            template.format(owner="o", name="n")
+            filled = template.format(owner="o", name="n")
         except (KeyError, IndexError, ValueError) as e:
             raise ConfigError(path, key, f"template may use only {{owner}} and {{name}} ({e})") \
                 from None
-    return msgspec.structs.replace(cfg, root=str(path.resolve().parent))
+        if (why := check_transport(filled)) is not None:
+            raise ConfigError(path, key, why)
+    return msgspec.structs.replace(cfg, root=str(path.resolve().parent), file=str(path))
 
 
 def config_digest(cfg: Config) -> str:
     """Hash of what the config says (not where it lives), for the report."""
     from determinacy.store import digest
 
-    return digest(msgspec.json.encode(msgspec.structs.replace(cfg, root="."), order="sorted"))
+    return digest(msgspec.json.encode(msgspec.structs.replace(cfg, root=".", file=""),
+                                      order="sorted"))

@@ -42,7 +42,7 @@ class Summary:
         self.executed: dict[str, int] = {}
         self.up_to_date = 0
         self.failed = 0
-        self.case_errors = 0
+        self.errors_raised = 0  # by the tasks this run executed (the verdicts count all)
         self.error_lines: list[str] = []
 
     def as_dict(self) -> dict[str, Any]:
@@ -55,7 +55,7 @@ class Summary:
             "executed_by_phase": dict(sorted(self.executed.items())),
             "up_to_date": self.up_to_date,
             "failed": self.failed,
-            "case_errors": self.case_errors,
+            "errors_raised": self.errors_raised,
         }
 
 
@@ -105,7 +105,7 @@ class ProgressReporter(ConsoleReporter):
         if self.tty:
             ran = " ".join(f"{k} {v}" for k, v in sorted(s.executed.items()))
             self.outstream.write(f"\r\x1b[K[{self._done()}/{s.total}] ran: {ran or '-'} · "
-                                 f"up to date {s.up_to_date} · errors {s.case_errors} · "
+                                 f"up to date {s.up_to_date} · errors {s.errors_raised} · "
                                  f"cache hits {_cache_hits()}")
             if note:
                 self.outstream.write(f"\n{note}\n")
@@ -121,7 +121,7 @@ class ProgressReporter(ConsoleReporter):
             self.summary.executed[phase] = self.summary.executed.get(phase, 0) + 1
             err = (task.values or {}).get("error", "")
             if err:
-                self.summary.case_errors += 1
+                self.summary.errors_raised += 1
                 self.summary.error_lines.append(f"{task.name}: {err}")
             self._line(task, f"ERROR {err}" if err else "")
 
@@ -146,7 +146,7 @@ class ProgressReporter(ConsoleReporter):
         self.outstream.write(
             f"{s['tasks']} tasks: {s['executed']} executed{f' ({by})' if by else ''}, "
             f"{s['up_to_date']} up to date, {s['failed']} failed; "
-            f"{s['case_errors']} case errors; actions {s['actions_computed']} computed, "
+            f"{s['errors_raised']} errors raised; actions {s['actions_computed']} computed, "
             f"{s['actions_cached']} from the cache\n")
         super().complete_run()
 

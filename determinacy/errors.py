@@ -26,3 +26,7 @@ class CaseError(DeterminacyError):
     def __init__(self, message: str, *, transient: bool = False):
         self.transient = transient
         super().__init__(message)
+
+
+class StoreError(DeterminacyError):
+    """The store cannot be written (read-only, full, permissions): the run cannot go on."""

@@ -20,12 +20,13 @@ from doit.tools import config_changed
 from determinacy import __version__, agent, dodb, phases
 from determinacy import agent_phases as ap
 from determinacy.agent_phases import AgentSetup
-from determinacy.config import Config, config_digest
+from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
+from determinacy.errors import StoreError
 from determinacy.records import CaseError, Check, RunInfo, Task
 from determinacy.source import Loaded, load_tasks
 from determinacy.store import Store, digest, write_if_changed
-from determinacy.tables import TABLES, error_row, task_row, write_tables
+from determinacy.tables import TABLES, TreeRow, error_row, task_row, write_tables
 
 
 @dataclass
@@ -39,6 +40,8 @@ class Audit:
     loaded: Loaded = field(default_factory=Loaded)
     # One per agent pass to run now (empty: the mechanical tier only).
     agents: list[AgentSetup] = field(default_factory=list)
+    # A store that cannot be written stops the run; the CLI reports the first such error.
+    fatal: list[StoreError] = field(default_factory=list)
     _inputs: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def inputs(self, task: Task) -> dict[str, str]:
@@ -77,10 +80,15 @@ class Audit:
             else f"parquet:{Path(src.parquet).name}" if src.parquet
             else f"hf:{src.hf_dataset}[{src.split}]",
             source_revision=self.loaded.revision, absence=self.cfg.policy.absence,
+            unreadable=self.cfg.policy.unreadable,
             test_paths=list(self.cfg.policy.test_paths), min_length=self.cfg.policy.min_length,
             passes=sorted(a.pass_no for a in self.agents),
             agent=" ".join(self.agents[0].argv) if self.agents else "",
             refuter=" ".join(self.agents[0].refuter) if self.agents else "",
+            source_digest=self.loaded.source_digest,
+            fields={k: path for k, path in mapped_fields(self.cfg.fields)
+                    if not k.startswith("prose[")},
+            prose_fields=list(self.cfg.fields.prose),
         )
 
 
@@ -204,18 +212,23 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
         def action() -> None:
             checks: list[Check] = []
+            trees: list[TreeRow] = []
             errors: list[CaseError] = list(audit.loaded.errors)
             for path in settle_refs:
                 ref = phases.read_ref(path)
                 if ref.error is not None:
                     errors.append(ref.error)
-                else:
-                    checks.extend(phases.load_result(store, ref).checks)
+                    continue
+                result = phases.load_result(store, ref)
+                checks.extend(result.checks)
+                if result.tree is not None:
+                    trees.append(TreeRow(case_id=result.case_id, commit=result.tree.commit,
+                                         blobs=result.tree.blobs, unread=result.tree.unread))
             calls, behaviors, witnesses, agent_errors = ap.collect(
                 store, store.refs(audit.name), {t.case_id for t in tasks})
             rows = [task_row(t) for t in tasks] + [error_row(e) for e in audit.loaded.errors]
             write_tables(store.tables(audit.name), rows, checks, errors + agent_errors,
-                         audit.run_info(), calls, behaviors, witnesses)
+                         audit.run_info(), calls, behaviors, witnesses, trees)
 
         return {
             "actions": [action],
@@ -240,18 +253,36 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
     if audit.agents:
         creators.update(task_screen=task_screen, task_witness=task_witness,
                         task_refute=task_refute)
-    return {name: _uncaptured(c) for name, c in creators.items()}
+    return {name: _uncaptured(audit, c) for name, c in creators.items()}
 
 
-def _uncaptured(creator: Callable[[], Any]) -> Callable[[], Any]:
+def _guarded(audit: Audit, action: Callable[[], Any]) -> Callable[[], Any]:
+    """A store write failure fails the task without a traceback (doit prints none for False)
+    and is kept for the CLI to report with its cause."""
+
+    def run() -> Any:
+        try:
+            return action()
+        except StoreError as e:
+            audit.fatal.append(e)
+            return False
+
+    return run
+
+
+def _uncaptured(audit: Audit, creator: Callable[[], Any]) -> Callable[[], Any]:
     """Tell doit not to swap sys.stdout around actions: with parallel threads the swaps race
     and leave the process writing into a dead capture buffer. Our actions print nothing."""
+
+    def task(t: dict[str, Any]) -> dict[str, Any]:
+        return {**t, "io": {"capture": False},
+                "actions": [_guarded(audit, a) for a in t["actions"]]}
 
     def wrapped() -> Any:
         made = creator()
         if isinstance(made, dict):
-            return {**made, "io": {"capture": False}}
-        return ({**t, "io": {"capture": False}} for t in made)
+            return task(made)
+        return (task(t) for t in made)
 
     wrapped.__doc__ = creator.__doc__
     wrapped.__name__ = creator.__name__

@@ -16,7 +16,7 @@ from determinacy.paths import is_test_path
 from determinacy.propose import trivial_reason
 from determinacy.prose import Prose
 from determinacy.records import AgentWitness, Behavior, Candidate, Precedent, Task
-from determinacy.settle import quote, receipt_command
+from determinacy.settle import quote, receipt_command, ungraded_reason
 
 Search = Callable[[list[str]], dict[str, str]]  # constants -> {found constant: "path:line"}
 Read = Callable[[str], str | None]  # path at base -> text, None when absent
@@ -137,9 +137,12 @@ _WITNESS_FIELDS = ("kind", "behavior", "r1", "r2", "constant", "test_assertion",
 def settle_witnesses(
     task: Task, pass_no: int, answer: dict[str, Any], *, gold_added: str, test_added: str,
     candidates: Sequence[Candidate], search: Search, read: Read, test_paths: Sequence[str],
-    dead_paths: Sequence[str], min_length: int, excluded: list[str],
+    dead_paths: Sequence[str], min_length: int, excluded: list[str], commit: str,
+    missing_tests: Sequence[str] = (),
 ) -> list[AgentWitness]:
+    """`commit` is the full sha `task.base_commit` resolved to: what the receipts name."""
     prose = Prose(task.prose)
+    ungraded = ungraded_reason(task, missing_tests)
     mechanical = {c.constant: c for c in candidates}
     raw = list_field(answer, "witnesses")
     proposals = [{k: text_field(w, k) for k in _WITNESS_FIELDS} for w in raw]
@@ -157,15 +160,15 @@ def settle_witnesses(
                       for p in list_field(w, "precedents")]
         verdict, status, reason, command = "", "rejected", "", ""
         if kind == "airtight":
-            reason = _airtight_failure(f, prose, gold_added, test_added, mechanical,
-                                       in_codebase, set(constants), min_length)
+            reason = ungraded or _airtight_failure(f, prose, gold_added, test_added, mechanical,
+                                                   in_codebase, set(constants), min_length)
             if not reason:
                 verdict, status = "AIRTIGHT", "claim"
-                command = receipt_command(f["constant"], task.base_commit, excluded)
+                command = receipt_command(f["constant"], commit, excluded)
         elif kind in ("misdetermined", "plural", "determined_codebase"):
             verdict, status, reason = _codebase_verdict(f, precedents, gold_added, test_added)
             if verdict:
-                command = precedent_command(precedents, task.base_commit)
+                command = precedent_command(precedents, commit)
         elif kind == "prose_affirmative":
             if clause_verifies(f["prose_clause"], task.prose):
                 verdict, status = "PROSE-AFFIRMATIVE", "hypothesis"

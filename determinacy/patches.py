@@ -42,6 +42,9 @@ class FileDiff:
 
 def parse_patch(text: str, what: str) -> list[FileDiff]:
     """Parse a unified diff. Raises CaseError (deterministic) when it is not one."""
+    # unidiff splits lines on "\n" only: with CRLF every header and path keeps its "\r" (then
+    # `x.py\r` has no lexer and is no test path). Dropping it changes no line number.
+    text = text.replace("\r\n", "\n")
     try:
         patch = PatchSet(text)
     except UnidiffError as e:

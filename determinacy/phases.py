@@ -19,21 +19,24 @@ from determinacy.errors import CaseError as PhaseFailure
 from determinacy.paths import exclude_pathspecs
 from determinacy.propose import propose
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
-from determinacy.settle import settle
+from determinacy.settle import patch_files, settle, test_file
 from determinacy.store import ActionKey, Store, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "5", "codebase": "2", "settle": "2"}
+VERSIONS = {"propose": "6", "codebase": "3", "settle": "3"}
 PHASES = tuple(VERSIONS)
 
 
 class Ref(msgspec.Struct, frozen=True, omit_defaults=True):
     output: str = ""
     error: CaseError | None = None
+    # The output rests on a partial tree (policy unreadable = "exclude"): look at the mirror
+    # again next run, so completing it in place re-evaluates the case.
+    recheck: bool = False
 
     @property
     def retry(self) -> bool:
-        return self.error is not None and self.error.transient
+        return self.recheck or (self.error is not None and self.error.transient)
 
 
 def read_ref(path: Path) -> Ref:
@@ -91,12 +94,23 @@ def propose_params(cfg: Config) -> dict[str, str | int | bool | list[str]]:
 
 
 def codebase_params(cfg: Config, task: Task) -> dict[str, str | int | bool | list[str]]:
+    """What the search depends on besides the tree's content: where the mirror is (pointing
+    the config at another mirror re-evaluates), and the policies."""
+    mirror = cfg.mirror_path(task.repo)
     return {"repo": task.repo, "base_commit": task.base_commit, "absence": cfg.policy.absence,
-            "excluded": excluded(cfg)}
+            "excluded": excluded(cfg), "unreadable": cfg.policy.unreadable,
+            "mirror": str(mirror) if mirror else "", "clone_url": cfg.clone_url(task.repo),
+            "fallback_clone": cfg.codebase.fallback_clone}
+
+
+def skipped(cfg: Config) -> list[str]:
+    """Globs left out of the codebase search (the lenient policy's test paths)."""
+    return list(cfg.policy.test_paths) if cfg.policy.absence == "lenient" else []
 
 
 def excluded(cfg: Config) -> list[str]:
-    return exclude_pathspecs(cfg.policy.test_paths) if cfg.policy.absence == "lenient" else []
+    """The same as git pathspecs, for the receipts' `git grep`."""
+    return exclude_pathspecs(skipped(cfg))
 
 
 def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
@@ -118,18 +132,38 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
     up = read_ref(propose_ref)
     proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
     patterns = sorted({c.constant for c in proposal.candidates if not c.trivial})
-    key = ActionKey(phase="codebase", version=VERSIONS["codebase"],
-                    params=codebase_params(cfg, task),
-                    inputs={"patterns": store.put_json(patterns)})
 
-    def compute() -> bytes:
-        git_dir, sha = codebase.open_tree(store, cfg, task.repo, task.base_commit)
-        found = codebase.search_tree(git_dir, sha, patterns, excluded(cfg))
-        return msgspec.json.encode(CodebaseSearch(
-            repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
-            excluded=excluded(cfg), searched=patterns, found=found), order="sorted")
+    def body() -> Ref:
+        # The tree is listed before the key: the key covers what of it could be read, so a
+        # mirror that gains (or loses) blobs is searched again.
+        tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        state = tree.state(skipped(cfg))
+        codebase.require_complete(state, cfg)
+        key = ActionKey(phase="codebase", version=VERSIONS["codebase"],
+                        params={**codebase_params(cfg, task), "commit": state.commit},
+                        inputs={"patterns": store.put_json(patterns),
+                                "tree": store.put_json(state),
+                                "tests": store.put_json(task.fail_to_pass)})
 
-    return finish(task, "codebase", out, lambda: Ref(output=store.action(key, compute)))
+        def compute() -> bytes:
+            found = tree.search(patterns, skipped(cfg))
+            return msgspec.json.encode(CodebaseSearch(
+                repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
+                excluded=excluded(cfg), searched=patterns, found=found, tree=state,
+                unreadable=cfg.policy.unreadable,
+                missing_tests=missing_tests(task, tree)), order="sorted")
+
+        return Ref(output=store.action(key, compute), recheck=bool(state.unread))
+
+    return finish(task, "codebase", out, body)
+
+
+def missing_tests(task: Task, tree: codebase.Tree) -> list[str]:
+    """FAIL_TO_PASS ids naming a test file that is neither in the tree at base_commit nor
+    added by a patch: such a test cannot run."""
+    files = ({e.path for e in tree.entries} | patch_files(task.test_patch)
+             | patch_files(task.gold_patch))
+    return sorted(i for i in task.fail_to_pass if (f := test_file(i)) and f not in files)
 
 
 def run_settle(store: Store, cfg: Config, task: Task, propose_ref: Path, codebase_ref: Path,

@@ -65,15 +65,35 @@ class Proposal(Record, kw_only=True):
     error: str = ""  # deterministic failure (a patch that does not parse)
 
 
+class Unread(Record, kw_only=True):
+    """A part of the tree at base_commit that could not be searched: absence is unknown there."""
+
+    path: str
+    why: Literal["missing blob", "submodule"]
+    size: int = -1  # bytes; -1 when the mirror does not know (the blob itself is absent)
+
+
+class TreeState(Record, kw_only=True):
+    """What could be read of the tree at base_commit (the part the policy searches)."""
+
+    commit: str  # the full sha the task's base_commit resolved to
+    blobs: int  # files searched (distinct paths)
+    unread: list[Unread] = []
+
+
 class CodebaseSearch(Record, kw_only=True):
     """Which constants a fixed-string search of the tree at base_commit found, and where."""
 
     repo: str
-    base_commit: str
+    base_commit: str  # as the task gives it; `tree.commit` is the full sha searched
     absence: Literal["strict", "lenient"]
     excluded: list[str]  # glob pathspecs left out of the search (lenient policy)
     searched: list[str]
     found: dict[str, str]  # constant -> first "path:line"
+    tree: TreeState | None = None
+    unreadable: Literal["error", "exclude"] = "error"
+    # FAIL_TO_PASS ids whose test file exists neither at base_commit nor in a patch.
+    missing_tests: list[str] = []
 
 
 class Check(Record, kw_only=True):
@@ -91,12 +111,14 @@ class Check(Record, kw_only=True):
     codebase_at: str  # first "path:line" at base_commit, "" when absent
     certified: bool
     command: str  # the receipt: a shell command that prints nothing when `constant` is absent
+    ungraded: str = ""  # why no test is graded at all ("" when FAIL_TO_PASS reaches the patch)
 
 
 class CaseResult(Record, kw_only=True):
     case_id: str
     checks: list[Check]
     binary_files: list[str] = []
+    tree: TreeState | None = None
 
 
 class RunInfo(Record, kw_only=True):
@@ -114,6 +136,12 @@ class RunInfo(Record, kw_only=True):
     passes: list[int]
     agent: str
     refuter: str = ""
+    # blake3 of the source files' bytes, in order: which data, not only which file name.
+    source_digest: str = ""
+    # Config key -> the column (or dotted path) it was read from; prose fields separately.
+    fields: dict[str, str] = {}
+    prose_fields: list[str] = []  # in the order they are shown to the solver
+    unreadable: str = "error"  # policy for blobs and submodules that cannot be read
 
 
 class AgentCall(Record):
@@ -187,6 +215,7 @@ class AgentResult(Record):
 
 
 STORED_RECORDS: tuple[type[Record], ...] = (
-    Task, CaseError, Candidate, Proposal, CodebaseSearch, Check, CaseResult, RunInfo,
+    Task, CaseError, Candidate, Proposal, Unread, TreeState, CodebaseSearch, Check, CaseResult,
+    RunInfo,
     AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
 )

@@ -138,10 +138,21 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
         f"- tool: determinacy {run['tool_version']}; config digest `{run['config_digest'][:16]}`",
         f"- source: {run['source']}"
         + (f" at revision `{run['source_revision']}`" if run["source_revision"] else ""),
+        # Tables written before these columns existed have none of them.
+        *([f"- source content: blake3 `{run['source_digest']}` (the source files' bytes, in "
+           "order)"] if run.get("source_digest") else []),
+        *(["- fields read: " + ", ".join(f"{k} = {code(v)}" for k, v in run["fields"].items())]
+          if run.get("fields") else []),
+        *(["- prose shown to the solver, in order: "
+           + ", ".join(code(p) for p in run["prose_fields"])] if run.get("prose_fields") else []),
         f"- absence policy: **{run['absence']}** ("
         + ("the whole tree at base_commit is searched"
            if run["absence"] == "strict" else "test paths are left out of the codebase search")
         + f"); minimum constant length {run['min_length']}",
+        f"- unreadable blobs and submodules: **{run['unreadable']}** ("
+        + ("such a case is ERROR: absence is concluded only over a tree read whole"
+           if run["unreadable"] == "error" else "certified over the readable part, counted "
+           "apart as AIRTIGHT-PARTIAL") + ")",
         "- agent passes included: "
         + (", ".join(map(str, run["passes"])) + " (see Passes in REPORT.md)" if run["passes"]
            else "none (no agent: the coverage screen and the agent tiers did not run)"),
@@ -168,8 +179,14 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "(AIRTIGHT, MISDETERMINED, CODEBASE-PLURAL).",
         "",
         f"Denominators: {s['total']} tasks in the source, {s['audited']} audited, "
-        f"{s['errors']} ERROR (not audited, not dropped: listed below).",
+        f"{s['errors']} ERROR (not audited, not dropped: listed below"
+        + (f"; {s['incomplete']} of them for an incomplete tree, where absence cannot be "
+           "concluded: see README, complete mirrors" if s["incomplete"] else "") + ").",
         "",
+        *([f"Counted apart: **{s['partial']}** AIRTIGHT-PARTIAL cases, certified over the "
+           "readable part of a tree some of whose blobs or submodules could not be read "
+           "(policy unreadable = \"exclude\"). They are not in the floor; CLAIMS.md and each "
+           "receipt name the paths that were not read.", ""] if s["partial"] else []),
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
@@ -249,6 +266,13 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
         "",
         md_table(cols, data, code_cols=("constant", "re-run")),
     ]
+    pcols, partial = rows(con, query_text("claims_partial"))
+    if partial:
+        out += ["## Counted apart: absence over a partial tree", "",
+                f"{len(partial)} AIRTIGHT-PARTIAL cases: the constant is absent from every "
+                "blob that could be read, but the paths below were not read (policy "
+                "unreadable = \"exclude\"), so these are not claims of the floor.", "",
+                md_table(pcols, partial, code_cols=("constant", "re-run"))]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -273,6 +297,8 @@ def _cases(con: Any, run: dict[str, Any]) -> dict[str, str]:
     truncated = dict(cut)
     _, screened = rows(con, "SELECT DISTINCT case_id FROM behaviors")
     with_screen = {r[0] for r in screened}
+    _, unread_rows = rows(con, "SELECT case_id, unread FROM trees WHERE len(unread) > 0")
+    unread = {r[0]: r[1] for r in unread_rows}
     files: dict[str, str] = {}
     for r in verdicts:
         v = dict(zip(vcols, r))
@@ -284,13 +310,20 @@ def _cases(con: Any, run: dict[str, Any]) -> dict[str, str]:
             files[f"{base}/hidden_test.diff"] = t["test_patch"]
         files[f"{base}/RECEIPT.md"] = _receipt(
             v, t, by_case.get(cid, []), run, agent_w.get(cid, []), truncated.get(cid, ""),
-            cid in with_screen)
+            cid in with_screen, unread.get(cid, []))
     return files
+
+
+def _unread_lines(unread: list[dict[str, Any]]) -> list[str]:
+    return [f"- `{u['path']}`: {u['why']}"
+            + ("" if u["why"] == "submodule" else
+               f", {u['size']} bytes" if u["size"] >= 0 else ", size unknown")
+            for u in unread]
 
 
 def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
              run: dict[str, Any], agent_w: list[dict[str, Any]], truncated: str,
-             screened: bool) -> str:
+             screened: bool, unread: list[dict[str, Any]]) -> str:
     out = [
         f"# {v['verdict']}: {v['instance_id'] or v['case_id']}",
         "",
@@ -303,7 +336,8 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
             "- materials: [spec.md](spec.md) (the prose the solver sees), "
             "[gold.diff](gold.diff), [hidden_test.diff](hidden_test.diff)",
         ]
-    out += [f"- absence policy: {run['absence']}"]
+    out += [f"- absence policy: {run['absence']}; unreadable blobs and submodules: "
+            f"{run['unreadable']}"]
     if screened:
         out.append(f"- coverage screen: [attribution/{v['case_id']}.md]"
                    f"(../../attribution/{v['case_id']}.md)")
@@ -316,6 +350,16 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                 "A transient error is retried by the next run." if v["error_transient"]
                 else "This input cannot be audited as it is; fix the row and run again.", ""]
         return "\n".join(out)
+    ungraded = next((c["ungraded"] for c in cands if c["ungraded"]), "")
+    if ungraded:
+        out += ["## Nothing is graded", "", f"{ungraded}. No constant of this case can be "
+                "claimed, whatever the prose and the codebase say.", ""]
+    if unread:
+        out += ["## Not read", "",
+                "These paths of the tree at base_commit could not be read (policy unreadable "
+                "= \"exclude\"): absence holds only for the rest of the tree, so an absence "
+                "claim here is AIRTIGHT-PARTIAL, counted apart from the floor.", "",
+                *_unread_lines(unread), ""]
     witnesses = [c for c in cands if c["certified"]]
     if witnesses:
         out += ["## Evidence", "",

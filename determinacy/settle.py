@@ -6,7 +6,9 @@ is what a skeptic runs to see the codebase half for themselves.
 
 from __future__ import annotations
 
+import re
 import shlex
+from collections.abc import Sequence
 
 from determinacy.prose import Prose
 from determinacy.records import CaseResult, Check, CodebaseSearch, Proposal, Task
@@ -28,9 +30,37 @@ def quote(s: str) -> str:
     return "'" + s.replace("'", "'\"'\"'") + "'"
 
 
+def test_file(test_id: str) -> str:
+    """The file a pytest FAIL_TO_PASS id names (`tests/test_x.py::TestA::test_b`), "" for
+    any other id. Only pytest ids can be checked: pytest runs the file at that very path,
+    while other runners name built files (`test/tests/Suite.js`, whose source lives
+    elsewhere) or packages (Go's `TestX`)."""
+    head = test_id.strip().split("::", 1)[0]
+    return head if head.endswith(".py") and "::" in test_id else ""
+
+
+def patch_files(patch: str) -> set[str]:
+    return set(re.findall(r"^\+\+\+ b/(\S+)", patch, re.M))
+
+
+def ungraded_reason(task: Task, missing_tests: Sequence[str] = ()) -> str:
+    """Why the test patch grades nothing ("" when it may). A test FAIL_TO_PASS does not run
+    grades nothing: an empty list, or ids that all name a test file that exists neither at
+    base_commit nor in a patch (`missing_tests`, found by the codebase phase)."""
+    ids = [i for i in task.fail_to_pass if i.strip()]
+    if not ids:
+        return "FAIL_TO_PASS is empty: no test is graded"
+    if all(i in missing_tests for i in ids):
+        return ("every FAIL_TO_PASS id names a test file that exists neither at base_commit "
+                f"nor in a patch ({', '.join(sorted(ids)[:3])}): no test is graded")
+    return ""
+
+
 def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult:
     prose = Prose(task.prose)
     searched = set(search.searched)
+    commit = search.tree.commit if search.tree else task.base_commit
+    ungraded = ungraded_reason(task, search.missing_tests)
     checks = []
     for c in proposal.candidates:
         in_prose = prose.match(c.constant)
@@ -38,12 +68,14 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         at = search.found.get(c.constant, "")
         # A name certifies only when it crosses the code-test boundary (method §7).
         crosses = c.kind != "identifier" or c.defuse in ("gold→test", "test→gold")
-        certified = crosses and not c.trivial and not in_prose and was_searched and not at
+        certified = (crosses and not c.trivial and not in_prose and was_searched and not at
+                     and not ungraded)
         checks.append(Check(
             case_id=task.case_id, constant=c.constant, kind=c.kind, gold_at=c.gold_at,
             test_at=c.test_at, trivial=c.trivial, defuse=c.defuse, prose_match=in_prose,
             codebase_searched=was_searched, codebase_at=at, certified=certified,
-            command=receipt_command(c.constant, task.base_commit, search.excluded)
-            if was_searched else "",
+            command=receipt_command(c.constant, commit, search.excluded)
+            if was_searched else "", ungraded=ungraded,
         ))
-    return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files)
+    return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
+                      tree=search.tree)

@@ -1,6 +1,8 @@
 """Sources of benchmark rows (jsonl, parquet, Hugging Face) and their normalization to Tasks.
 
-A row that cannot become a Task is returned as a CaseError naming its row; the others go on.
+A row that cannot become a Task is returned as a CaseError naming its row and field; the others
+go on. Only what is wrong with the whole source raises ConfigError: a file that cannot be read,
+or a mapped field that no row has (a misspelled column would otherwise drop text silently).
 """
 
 from __future__ import annotations
@@ -13,13 +15,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from determinacy.config import Config
+import blake3
+
+from determinacy.config import Config, mapped_fields
 from determinacy.errors import ConfigError, RowError
 from determinacy.records import CaseError, Task
 
-_SAFE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+@,~-]{0,199}$")
-_SHA = re.compile(r"^[0-9a-fA-F]{7,64}$")
-_REPO = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+# Used with fullmatch: `$` would also match before a final newline, which would become part of
+# a file name.
+_SAFE_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+@,~-]{0,199}")
+_SHA = re.compile(r"[0-9a-fA-F]{7,64}")
+_REPO = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# The id an ERROR row gets when its own is unusable; a raw id of this form is never kept, so a
+# broken row cannot take the id another broken row falls back to.
+_FALLBACK = re.compile(r"row-[0-9]+")
+# A lone surrogate (JSON "\ud800") is not text: it cannot be encoded, so no record holding it
+# can be stored.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CHUNK = 1 << 20
 
 
 @dataclass
@@ -27,18 +40,48 @@ class Loaded:
     tasks: list[Task] = field(default_factory=list)
     errors: list[CaseError] = field(default_factory=list)
     revision: str = ""  # the source revision actually read (pinned Hugging Face commit)
+    source_digest: str = ""  # blake3 of the source files' bytes, in order
 
 
-def iter_rows(cfg: Config) -> tuple[Iterator[tuple[int, dict[str, Any] | RowError]], str]:
+Row = dict[str, Any] | RowError
+
+
+def source_files(cfg: Config) -> tuple[list[Path], str]:
+    """The files the rows come from, in reading order, and the revision read (Hugging Face)."""
     src = cfg.source
     if src.jsonl:
-        return _jsonl(cfg.resolve(src.jsonl)), ""
+        return [cfg.resolve(src.jsonl)], ""
     if src.parquet:
-        return _parquet(sorted(_glob(cfg, src.parquet))), ""
+        return sorted(_glob(cfg, src.parquet)), ""
     from determinacy.hf import download_split  # optional dependency, imported on use
 
     files, revision = download_split(src.hf_dataset or "", src.split, src.revision)
-    return _parquet(files), revision
+    return list(files), revision
+
+
+def _source_key(cfg: Config) -> str:
+    src = cfg.source
+    return "source.jsonl" if src.jsonl else "source.parquet" if src.parquet \
+        else "source.hf_dataset"
+
+
+def files_digest(cfg: Config, files: list[Path]) -> str:
+    """blake3 of the files' bytes one after the other (`store.digest` of their concatenation),
+    read in chunks: a source may be larger than memory is worth spending on it."""
+    h = blake3.blake3()
+    for path in files:
+        try:
+            with path.open("rb") as f:
+                while chunk := f.read(_CHUNK):
+                    h.update(chunk)
+        except OSError as e:
+            raise ConfigError(path, _source_key(cfg), f"cannot read the tasks file: {e}") \
+                from None
+    return h.hexdigest()
+
+
+def iter_rows(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
+    return _jsonl(files[0]) if cfg.source.jsonl else _parquet(cfg, files)
 
 
 def _glob(cfg: Config, pattern: str) -> list[Path]:
@@ -48,11 +91,11 @@ def _glob(cfg: Config, pattern: str) -> list[Path]:
     else:
         files = [p] if p.exists() else []
     if not files:
-        raise ConfigError(Path(cfg.root), "source.parquet", f"no file matches {str(p)!r}")
+        raise ConfigError(cfg.file or cfg.root, "source.parquet", f"no file matches {str(p)!r}")
     return files
 
 
-def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowError]]:
+def _jsonl(path: Path) -> Iterator[tuple[int, Row]]:
     try:
         f = path.open("rb")
     except OSError as e:
@@ -63,8 +106,9 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowError]]:
                 continue
             try:
                 obj = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError) as e:
-                yield n, RowError(f"row {n}: not valid JSON ({e})")
+            # ValueError: also a number past Python's digit limit; RecursionError: deep nesting.
+            except (ValueError, RecursionError) as e:
+                yield n, RowError(f"row {n}: not valid JSON ({_clip(str(e))})")
                 continue
             if not isinstance(obj, dict):
                 yield n, RowError(f"row {n}: expected a JSON object, got {type(obj).__name__}")
@@ -72,26 +116,64 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | RowError]]:
             yield n, obj
 
 
-def _parquet(files: list[Path]) -> Iterator[tuple[int, dict[str, Any] | RowError]]:
+def _parquet(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     n = 0
     for f in files:
-        for batch in pq.ParquetFile(f).iter_batches(batch_size=256):
-            for row in batch.to_pylist():
-                n += 1
-                yield n, row
+        try:
+            batches = pq.ParquetFile(f).iter_batches(batch_size=256)
+            for batch in batches:
+                for row in batch.to_pylist():
+                    n += 1
+                    yield n, row
+        except (OSError, pa.ArrowException) as e:
+            # The file, not a row, is at fault: nothing after this point can be read.
+            raise ConfigError(f, _source_key(cfg), f"cannot read the parquet file: {e}") \
+                from None
 
 
-def _get(row: dict[str, Any], dotted: str, key: str, n: int, *, required: bool = True) -> Any:
+_ABSENT = object()
+
+
+def _lookup(row: dict[str, Any], dotted: str) -> Any:
+    """The value at a dotted path, or _ABSENT: a null value is there, a missing key is not (nor
+    is a path through something that is not an object)."""
     cur: Any = row
     for part in dotted.split("."):
         if not isinstance(cur, dict) or part not in cur:
-            if not required:
-                return None
-            raise RowError(f"row {n}: missing field `{dotted}` (config key fields.{key})")
+            return _ABSENT
         cur = cur[part]
     return cur
+
+
+def _get(row: dict[str, Any], dotted: str, key: str, n: int) -> Any:
+    value = _lookup(row, dotted)
+    if value is _ABSENT:
+        raise RowError(f"row {n}: missing field `{dotted}` (config key fields.{key})")
+    return value
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _printable(text: str) -> str:
+    """Text with any lone surrogate escaped (`\\ud800`): it can be stored and printed."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _show(value: str) -> str:
+    """A value quoted for a message: escaped (repr), and short."""
+    return _clip(repr(value), 120)
+
+
+def _check_text(value: str, what: str, n: int) -> str:
+    if (m := _SURROGATE.search(value)) is not None:
+        raise RowError(f"row {n}: field `{what}` is not valid text (a lone surrogate "
+                       f"{ascii(m.group())} at character {m.start()})")
+    return value
 
 
 def parse_test_ids(value: Any, what: str, n: int) -> list[str]:
@@ -99,21 +181,24 @@ def parse_test_ids(value: Any, what: str, n: int) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        text = value.strip()
+        text = _check_text(value, what, n).strip()
         try:
             value = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # ValueError: also over the integer digit limit
             try:
                 value = ast.literal_eval(text)
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
+            # TypeError: an unhashable key (`{[]: 1}`); the others: not a literal, too deep.
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 raise RowError(
                     f"row {n}: field `{what}` is neither a list, a JSON list nor a Python list "
-                    f"literal: {text[:80]!r}"
+                    f"literal: {_clip(repr(text), 80)}"
                 ) from None
     if isinstance(value, tuple):
         value = list(value)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RowError(f"row {n}: field `{what}` must be a list of test ids (strings)")
+    for i, v in enumerate(value):
+        _check_text(v, f"{what}[{i}]", n)
     return value
 
 
@@ -122,28 +207,53 @@ def _text(value: Any, what: str, n: int, *, allow_empty: bool = False) -> str:
         value = ""
     if not isinstance(value, str):
         raise RowError(f"row {n}: field `{what}` must be text, got {type(value).__name__}")
+    _check_text(value, what, n)
     if not value.strip() and not allow_empty:
         raise RowError(f"row {n}: field `{what}` is empty")
     return value
 
 
+def _size(n: int) -> str:
+    return f"{n:,} bytes" if n < 1_000_000 else f"{n / 1e6:.1f} MB"
+
+
+def _patch(cfg: Config, row: dict[str, Any], key: str, n: int) -> str:
+    """A patch, bounded: past policy.max_patch_bytes parsing it would take minutes and GBs."""
+    column = getattr(cfg.fields, key)
+    text = _text(_get(row, column, key, n), column, n)
+    size, limit = len(text.encode("utf-8")), cfg.policy.max_patch_bytes
+    if size > limit:
+        what = key.replace("_", " ")
+        shown = f"{limit / 1e6:g} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
+        raise RowError(f"row {n}: {what} is {_size(size)}, over the {shown} limit "
+                       "(policy.max_patch_bytes)")
+    return text
+
+
+def _safe_id(value: str) -> bool:
+    return _SAFE_ID.fullmatch(value) is not None and ".." not in value
+
+
 def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
+    """The task of one row. Raises RowError (naming the row and the field) and nothing else."""
     f = cfg.fields
     instance_id = _text(_get(row, f.instance_id, "instance_id", n), f.instance_id, n)
-    if not _SAFE_ID.match(instance_id) or ".." in instance_id:
+    if not _safe_id(instance_id):
         raise RowError(
-            f"row {n}: instance_id {instance_id!r} is not a safe name (letters, digits and "
+            f"row {n}: instance_id {_show(instance_id)} is not a safe name (letters, digits and "
             "._+@,~- only, no '..'); it would be used as a file name"
         )
     repo = _text(_get(row, f.repo, "repo", n), f.repo, n).strip()
-    if not _REPO.match(repo) or ".." in repo.split("/"):
-        raise RowError(f"row {n}: repo {repo!r} is not of the form owner/name")
+    if not _REPO.fullmatch(repo) or ".." in repo.split("/"):
+        raise RowError(f"row {n}: repo {_show(repo)} is not of the form owner/name")
     base = _text(_get(row, f.base_commit, "base_commit", n), f.base_commit, n).strip()
-    if not _SHA.match(base):
-        raise RowError(f"row {n}: base_commit {base!r} is not a commit hash")
+    if not _SHA.fullmatch(base):
+        raise RowError(f"row {n}: base_commit {_show(base)} is not a commit hash")
     parts = []
-    for name in f.prose:
-        value = _text(_get(row, name, "prose", n, required=False), name, n, allow_empty=True)
+    for i, name in enumerate(f.prose):
+        # Every prose field must be there (a misspelled one would silently shrink the prose);
+        # a null or empty one is there, and says nothing.
+        value = _text(_get(row, name, f"prose[{i}]", n), name, n, allow_empty=True)
         if value.strip():
             parts.append(f"## {name}\n\n{value.strip()}\n")
     if not parts:
@@ -155,47 +265,155 @@ def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
         repo=repo,
         base_commit=base.lower(),
         prose="\n".join(parts),
-        gold_patch=_text(_get(row, f.gold_patch, "gold_patch", n), f.gold_patch, n),
-        test_patch=_text(_get(row, f.test_patch, "test_patch", n), f.test_patch, n),
+        gold_patch=_patch(cfg, row, "gold_patch", n),
+        test_patch=_patch(cfg, row, "test_patch", n),
         fail_to_pass=parse_test_ids(
             _get(row, f.fail_to_pass, "fail_to_pass", n), f.fail_to_pass, n
         ),
         pass_to_pass=parse_test_ids(
-            _get(row, f.pass_to_pass, "pass_to_pass", n, required=False), f.pass_to_pass, n
+            _get(row, f.pass_to_pass, "pass_to_pass", n), f.pass_to_pass, n
         )
-        if f.pass_to_pass
+        if f.pass_to_pass is not None
         else [],
     )
 
 
-def _error_id(row: dict[str, Any] | RowError, cfg: Config, n: int) -> tuple[str, str]:
-    raw = row.get(cfg.fields.instance_id) if isinstance(row, dict) else None
-    raw = raw if isinstance(raw, str) else ""
-    safe = bool(_SAFE_ID.match(raw)) and ".." not in raw
-    return (raw if safe else f"row-{n}"), raw
+@dataclass(frozen=True)
+class _Bad:
+    """A row that is not a task (yet without a case id): its row, raw id and why."""
+
+    row: int
+    raw_id: str
+    message: str
+
+
+def _raw_id(cfg: Config, row: Row) -> str:
+    """The row's own instance_id, as far as it can be stored (for the ERROR's record)."""
+    if not isinstance(row, dict):
+        return ""
+    try:
+        value = _get(row, cfg.fields.instance_id, "instance_id", 0)
+    except RowError:
+        return ""
+    if not isinstance(value, str):
+        return ""
+    return _printable(_clip(value))
+
+
+def _read_row(cfg: Config, n: int, row: Row) -> Task | _Bad:
+    try:
+        if isinstance(row, RowError):
+            raise row
+        return to_task(cfg, n, row)
+    except RowError as e:
+        return _Bad(row=n, raw_id=_raw_id(cfg, row), message=str(e))
+
+
+class _Columns:
+    """Which mapped fields the rows read have, and what is there instead (for the message)."""
+
+    def __init__(self, cfg: Config):
+        self.mapped = mapped_fields(cfg.fields)
+        self.found: set[str] = set()
+        # Keys seen at "" (the columns) and at each proper prefix of a dotted mapped path.
+        self.keys: dict[str, dict[str, None]] = {"": {}}
+        for _, path in self.mapped:
+            parts = path.split(".")
+            for i in range(1, len(parts)):
+                self.keys.setdefault(".".join(parts[:i]), {})
+        self.objects = 0
+
+    def add(self, row: Row) -> None:
+        if not isinstance(row, dict):
+            return
+        self.objects += 1
+        self.found.update(key for key, path in self.mapped if key not in self.found
+                          and _lookup(row, path) is not _ABSENT)
+        for prefix, seen in self.keys.items():
+            cur = _lookup(row, prefix) if prefix else row
+            if isinstance(cur, dict):
+                seen.update(dict.fromkeys(str(k) for k in cur))
+
+    def check(self, cfg: Config) -> None:
+        """A mapped field no row has is the config's mistake, not every row's."""
+        if not self.objects:  # no row is an object: each is an ERROR already
+            return
+        for key, path in self.mapped:
+            if key not in self.found:
+                raise ConfigError(cfg.file or cfg.root, f"fields.{key}",
+                                  f"no row read from the source has `{path}`; {self._there(path)}")
+
+    def _there(self, path: str) -> str:
+        parts = path.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:i])
+            if self.keys.get(prefix):
+                return f"`{prefix}` has: {_listing(self.keys[prefix])}"
+        return f"the columns are: {_listing(self.keys[''])}"
+
+
+def _listing(names: dict[str, None], most: int = 60) -> str:
+    shown = [f"`{_printable(_clip(k, 80))}`" for k in list(names)[:most]]
+    more = len(names) - most
+    return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "") if shown else "(none)"
+
+
+def assign_ids(read: list[Task | _Bad]) -> tuple[list[Task], list[CaseError]]:
+    """Case ids that never collide (they are file names and doit task names).
+
+    The first good row with an instance_id is audited under it; a later row with the same id is
+    an ERROR. A broken row keeps its raw id only when it is safe and no task or earlier error
+    has it; otherwise `row-N`, and when a task has that too, `row-N-2`, `row-N-3`, ...
+    """
+    first: dict[str, int] = {}
+    rows: list[Task | _Bad] = []
+    for r in read:
+        if isinstance(r, Task) and r.instance_id in first:
+            r = _Bad(row=r.row, raw_id=r.instance_id,
+                     message=f"row {r.row}: duplicate instance_id {r.instance_id!r} "
+                             f"(row {first[r.instance_id]} has it)")
+        elif isinstance(r, Task):
+            first[r.instance_id] = r.row
+        rows.append(r)
+    taken = set(first)
+    tasks: list[Task] = []
+    errors: list[CaseError] = []
+    for r in rows:
+        if isinstance(r, Task):
+            tasks.append(r)
+            continue
+        case_id = _error_case_id(r, taken)
+        taken.add(case_id)
+        errors.append(CaseError(case_id=case_id, instance_id=r.raw_id, row=r.row, phase="load",
+                                message=r.message))
+    return tasks, errors
+
+
+def _error_case_id(bad: _Bad, taken: set[str]) -> str:
+    raw = bad.raw_id
+    if _safe_id(raw) and not _FALLBACK.fullmatch(raw) and raw not in taken:
+        return raw
+    case_id, k = f"row-{bad.row}", 1
+    while case_id in taken:
+        k += 1
+        case_id = f"row-{bad.row}-{k}"
+    return case_id
 
 
 def load_tasks(cfg: Config, limit: int | None = None) -> Loaded:
-    rows, revision = iter_rows(cfg)
-    out = Loaded(revision=revision)
-    seen: set[str] = set()
-    for n, row in rows:
-        if limit is not None and len(out.tasks) + len(out.errors) >= limit:
+    """Every row read as a Task or a load ERROR. Raises ConfigError only (whole-config
+    problems: an unreadable source, a mapped field that no row has)."""
+    files, revision = source_files(cfg)
+    out = Loaded(revision=revision, source_digest=files_digest(cfg, files))
+    columns = _Columns(cfg)
+    read: list[Task | _Bad] = []
+    for n, row in iter_rows(cfg, files):
+        if limit is not None and len(read) >= limit:
             break
-        try:
-            if isinstance(row, RowError):
-                raise row
-            task = to_task(cfg, n, row)
-            if task.case_id in seen:
-                raise RowError(f"row {n}: duplicate instance_id {task.instance_id!r}")
-        except RowError as e:
-            case_id, raw = _error_id(row, cfg, n)
-            if case_id in seen:
-                case_id = f"row-{n}"
-            seen.add(case_id)
-            out.errors.append(CaseError(case_id=case_id, instance_id=raw, row=n, phase="load",
-                                        message=str(e)))
-            continue
-        seen.add(task.case_id)
-        out.tasks.append(task)
+        columns.add(row)
+        read.append(_read_row(cfg, n, row))
+    # With --limit N only the first N rows are read: the column check is over those, which are
+    # the rows audited.
+    columns.check(cfg)
+    out.tasks, out.errors = assign_ids(read)
     return out

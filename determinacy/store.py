@@ -17,6 +17,7 @@ fsynced and renamed, so a kill at any moment leaves either the old or the new fi
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import tempfile
@@ -27,24 +28,40 @@ from pathlib import Path
 import blake3
 import msgspec
 
+from determinacy.errors import StoreError
+
 
 def digest(data: bytes) -> str:
     return blake3.blake3(data).hexdigest()
 
 
+def write_failure(path: Path, e: OSError) -> StoreError:
+    cause = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is exceeded",
+             errno.EROFS: "the file system is read-only",
+             errno.EACCES: "permission denied", errno.EPERM: "permission denied"}.get(
+                 e.errno or 0, e.strerror or str(e))
+    return StoreError(f"cannot write {path}: {cause}. Nothing written so far is lost; free "
+                      "the space or fix the permissions and run again to resume.")
+
+
 def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # The temporary name matches no reader's glob (*.parquet, *.json).
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # The temporary name matches no reader's glob (*.parquet, *.json).
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+    except OSError as e:
+        raise write_failure(path, e) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise write_failure(path, e) from None
         raise
 
 
@@ -138,6 +155,38 @@ class Store:
 
     def cached_phases(self) -> int:
         return sum(1 for _ in (self.root / "ac").glob("*/*.json"))
+
+    def check_writable(self) -> None:
+        """Fail at once, naming the cause, rather than midway (or as a "corrupted" doit db)."""
+        probe = self.root / "locks" / ".write-probe"
+        atomic_write(probe, b"")
+        with contextlib.suppress(OSError):
+            probe.unlink()
+
+    # -- verification --------------------------------------------------------------------
+    def verify(self) -> Iterator[str]:
+        """Every mismatch in the store: an object whose bytes do not hash to its name, an
+        action entry that does not parse or names a missing or damaged object."""
+        bad: set[str] = set()
+        for p in sorted((self.root / "objects").glob("*/*")):
+            if p.name.startswith(".tmp-"):
+                continue
+            h = digest(p.read_bytes())
+            if h != p.name or p.parent.name != p.name[:2]:
+                bad.add(p.name)
+                yield f"object {p.relative_to(self.root)}: its bytes hash to {h}"
+        for p in sorted((self.root / "ac").glob("*/*.json")):
+            where = p.relative_to(self.root)
+            try:
+                out = msgspec.json.decode(p.read_bytes())["output"]
+                assert isinstance(out, str)
+            except (msgspec.DecodeError, KeyError, TypeError, AssertionError):
+                yield f"action {where}: not a valid entry"
+                continue
+            if out in bad:
+                yield f"action {where}: its output {out} is damaged"
+            elif not self._obj(out).is_file():
+                yield f"action {where}: its output {out} is missing"
 
     # -- named places --------------------------------------------------------------------
     def refs(self, benchmark: str) -> Path:

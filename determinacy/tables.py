@@ -22,10 +22,12 @@ from determinacy.records import (
     Check,
     RunInfo,
     Task,
+    Unread,
 )
 from determinacy.store import write_if_changed
 
-TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses", "agent_calls")
+TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses", "agent_calls",
+          "trees")
 
 
 class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,6 +44,15 @@ class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
     test_patch: str = ""
     fail_to_pass: list[str] = []
     pass_to_pass: list[str] = []
+
+
+class TreeRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A row of `trees`: the tree each audited case was searched in, and what of it was not."""
+
+    case_id: str
+    commit: str  # the full sha base_commit resolved to
+    blobs: int
+    unread: list[Unread] = []
 
 
 def _arrow_type(tp: Any) -> Any:
@@ -85,17 +96,20 @@ def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
 
 def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
                  errors: list[CaseError], run: RunInfo, calls: list[AgentCall],
-                 behaviors: list[Behavior], witnesses: list[AgentWitness]) -> None:
+                 behaviors: list[Behavior], witnesses: list[AgentWitness],
+                 trees: list[TreeRow]) -> None:
     tasks = sorted(tasks, key=lambda t: (t.row, t.case_id))
     checks = sorted(checks, key=lambda c: (c.case_id, c.constant))
     errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase, e.message))
     calls = sorted(calls, key=lambda c: (c.case_id, c.pass_no, c.phase, c.argv, c.prompt))
     behaviors = sorted(behaviors, key=lambda b: (b.case_id, b.pass_no, b.index))
     witnesses = sorted(witnesses, key=lambda w: (w.case_id, w.pass_no, w.index, w.refuter))
+    trees = sorted(trees, key=lambda t: t.case_id)
     for name, struct, rows in (
         ("tasks", TaskRow, tasks), ("candidates", Check, checks), ("errors", CaseError, errors),
         ("run", RunInfo, [run]), ("agent_calls", AgentCall, calls),
         ("behaviors", Behavior, behaviors), ("agent_witnesses", AgentWitness, witnesses),
+        ("trees", TreeRow, trees),
     ):
         write_if_changed(folder / f"{name}.parquet", to_parquet_bytes(struct, rows))
 

@@ -3,6 +3,7 @@ SELECT case_id,
        constant,
        kind,
        CASE WHEN certified THEN 'CERTIFIED'
+            WHEN ungraded <> '' THEN 'not graded: ' || ungraded
             WHEN trivial <> '' THEN 'trivial: ' || trivial
             WHEN defuse = 'none' THEN 'name does not cross: neither or both patches define it'
             WHEN prose_match <> '' THEN 'in prose (' || prose_match || ')'
@@ -11,6 +12,7 @@ SELECT case_id,
        test_at,
        gold_at,
        command,
-       certified
+       certified,
+       ungraded
 FROM candidates
 ORDER BY case_id, certified DESC, constant;

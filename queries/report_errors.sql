@@ -1,8 +1,8 @@
--- REPORT.md: ERROR cases by phase. Transient ones are retried by the next run.
-SELECT phase AS "phase",
-       count(DISTINCT case_id) AS "cases",
-       count(*) FILTER (WHERE transient) AS "retried next run",
-       string_agg(DISTINCT case_id, ', ' ORDER BY case_id) AS "case ids"
+-- REPORT.md: every error, with its message. Transient ones are retried by the next run.
+SELECT case_id AS "case",
+       "row" AS "row",
+       phase AS "phase",
+       CASE WHEN transient THEN 'yes' ELSE 'no' END AS "retried next run",
+       message AS "message"
 FROM errors
-GROUP BY phase
-ORDER BY phase;
+ORDER BY "row", case_id, phase, message;

@@ -1,7 +1,10 @@
--- REPORT.md: the claimable spine as a floor, with explicit denominators.
+-- REPORT.md: the claimable spine as a floor, with explicit denominators. AIRTIGHT-PARTIAL
+-- (absence over a partial tree) is counted apart, never in the floor.
 SELECT count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')) AS spine,
        count(*) FILTER (WHERE v.verdict <> 'ERROR') AS audited,
        count(*) FILTER (WHERE v.verdict = 'ERROR') AS errors,
+       count(*) FILTER (WHERE v.verdict = 'AIRTIGHT-PARTIAL') AS partial,
+       count(*) FILTER (WHERE v.verdict = 'ERROR' AND v.error LIKE '%incomplete tree%') AS incomplete,
        count(*) AS total,
        pct(spine::DOUBLE / nullif(audited, 0)) AS rate,
        pct(wilson_low(spine, audited)) AS low,

@@ -24,6 +24,10 @@ CREATE OR REPLACE VIEW run AS SELECT * FROM t_run;
 CREATE OR REPLACE VIEW agent_calls AS SELECT * FROM t_agent_calls;
 CREATE OR REPLACE VIEW behaviors AS SELECT * FROM t_behaviors;
 CREATE OR REPLACE VIEW agent_witnesses AS SELECT * FROM t_agent_witnesses;
+-- The tree each audited case was searched in (full sha), and what of it could not be read
+-- (blobs the mirror lacks, submodules). Only policy unreadable = "exclude" lets a case with
+-- unread paths get this far; its absence claims are AIRTIGHT-PARTIAL, counted apart.
+CREATE OR REPLACE VIEW trees AS SELECT * FROM t_trees;
 
 -- The agent passes the tables include, with the commands that answered.
 CREATE OR REPLACE VIEW passes AS
@@ -42,28 +46,35 @@ SELECT * FROM (VALUES
     (1, 'AIRTIGHT', 'claimable', 'mechanical'),
     (2, 'MISDETERMINED', 'claimable', 'agent'),
     (3, 'CODEBASE-PLURAL', 'claimable', 'agent'),
-    (4, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
-    (5, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
-    (6, 'BORDERLINE', 'hypothesis', 'agent'),
-    (7, 'UNWITNESSED', 'hypothesis', 'agent'),
-    (8, 'ENTAILED', 'determinate', 'agent'),
-    (9, 'NO_CLAIM', 'no claim', 'mechanical'),
-    (10, 'ERROR', 'excluded, counted', 'any')
+    (4, 'AIRTIGHT-PARTIAL', 'counted apart (partial tree)', 'mechanical'),
+    (5, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
+    (6, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
+    (7, 'BORDERLINE', 'hypothesis', 'agent'),
+    (8, 'UNWITNESSED', 'hypothesis', 'agent'),
+    (9, 'ENTAILED', 'determinate', 'agent'),
+    (10, 'NO_CLAIM', 'no claim', 'mechanical'),
+    (11, 'ERROR', 'excluded, counted', 'any')
 ) AS t(ord, verdict, status, settled_by);
 
 -- Every witness, mechanical or proposed by an agent, with what the settlers made of it.
 -- status: claim (claimable and verified; plural/misdetermined also survived the refuter),
 -- determinate, hypothesis, contested (the refuter refuted it), pending (refuter not answered),
 -- rejected (a check failed: see reason). pass_no 0 is the mechanical tier.
+-- An absence claim over a partial tree is AIRTIGHT-PARTIAL: never part of the spine.
 CREATE OR REPLACE VIEW witnesses AS
-SELECT case_id, 0 AS pass_no, 'mechanical' AS proposer, 'AIRTIGHT' AS verdict,
+WITH partial AS (SELECT case_id FROM trees WHERE len(unread) > 0)
+SELECT c.case_id, 0 AS pass_no, 'mechanical' AS proposer,
+       CASE WHEN p.case_id IS NULL THEN 'AIRTIGHT' ELSE 'AIRTIGHT-PARTIAL' END AS verdict,
        'claim' AS status, constant, kind,
        'graded at ' || test_at[1] || '; implemented at ' || gold_at[1] AS evidence,
        command, '' AS reason, '' AS refuter
-FROM candidates
+FROM candidates c LEFT JOIN partial p ON p.case_id = c.case_id
 WHERE certified
 UNION ALL
-SELECT case_id, pass_no, 'agent' AS proposer, verdict, status, constant, kind,
+SELECT a.case_id, pass_no, 'agent' AS proposer,
+       CASE WHEN verdict = 'AIRTIGHT' AND p.case_id IS NOT NULL THEN 'AIRTIGHT-PARTIAL'
+            ELSE verdict END AS verdict,
+       status, constant, kind,
        CASE WHEN verdict = 'AIRTIGHT'
                 THEN 'test: ' || test_assertion || '; gold: ' || gold_anchor
             WHEN verdict = 'PROSE-AFFIRMATIVE' THEN 'prose: ' || prose_clause
@@ -73,7 +84,7 @@ SELECT case_id, pass_no, 'agent' AS proposer, verdict, status, constant, kind,
                  || CASE WHEN gold_value <> '' THEN '; gold: ' || gold_value ELSE '' END
        END AS evidence,
        command, reason, refuter
-FROM agent_witnesses;
+FROM agent_witnesses a LEFT JOIN partial p ON p.case_id = a.case_id;
 
 -- One verdict per case: the strongest verified witness over all passes; without one, what the
 -- screen found; ERROR when the case itself could not be audited (agent failures are listed in
@@ -99,7 +110,8 @@ WITH best AS (
     WHERE phase IN ('load', 'propose', 'codebase', 'settle')
     GROUP BY case_id
 )
-SELECT t.case_id, t.instance_id, t."row", t.repo, t.base_commit,
+SELECT t.case_id, t.instance_id, t."row", t.repo,
+       coalesce(tr.commit, t.base_commit) AS base_commit,
        CASE WHEN e.case_id IS NOT NULL THEN 'ERROR'
             WHEN best.ord IS NOT NULL THEN (SELECT verdict FROM tiers WHERE ord = best.ord)
             WHEN coalesce(screen.gaps, 0) > 0 THEN 'UNWITNESSED'
@@ -110,8 +122,10 @@ SELECT t.case_id, t.instance_id, t."row", t.repo, t.base_commit,
        screen.gaps AS gaps,
        e.phase AS error_phase,
        e.message AS error,
-       e.transient AS error_transient
+       e.transient AS error_transient,
+       coalesce(len(tr.unread), 0) AS unread_paths
 FROM tasks t
+LEFT JOIN trees tr ON tr.case_id = t.case_id
 LEFT JOIN best ON best.case_id = t.case_id
 LEFT JOIN screen ON screen.case_id = t.case_id
 LEFT JOIN c ON c.case_id = t.case_id
@@ -123,5 +137,6 @@ SELECT v.case_id, v.verdict AS case_verdict, w.verdict, w.constant, w.evidence, 
        min(w.pass_no) AS first_pass, w.proposer, w.refuter
 FROM verdicts v
 JOIN witnesses w ON w.case_id = v.case_id
-WHERE w.status = 'claim' AND w.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
+WHERE w.status = 'claim'
+  AND w.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL', 'AIRTIGHT-PARTIAL')
 GROUP BY ALL;

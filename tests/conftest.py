@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -80,8 +81,22 @@ def write_benchmark(folder: Path, rows: list[dict[str, Any] | str], *, mirror: s
     return cfg
 
 
+def graded_ids(test: str) -> list[str]:
+    """FAIL_TO_PASS as a benchmark gives it: `file::test` of each test the test patch adds."""
+    ids, path = [], ""
+    for line in test.splitlines():
+        if line.startswith("+++ b/"):
+            path = line[6:]
+        elif m := re.match(r"^\+\s*def (test_\w+)", line):
+            ids.append(f"{path}::{m.group(1)}")
+    return ids or ["tests/test_x.py::test_x"]
+
+
 def row(instance_id: str, base: str, prose: str, gold: str, test: str,
-        repo: str = "acme/widgets", f2p: Any = ("tests/test_x.py::test_x",)) -> dict[str, Any]:
+        repo: str = "acme/widgets", f2p: Any = None) -> dict[str, Any]:
+    """A task row; FAIL_TO_PASS defaults to the tests the test patch adds."""
+    if f2p is None:
+        f2p = graded_ids(test)
     return {"instance_id": instance_id, "repo": repo, "base_commit": base,
             "problem_statement": prose, "patch": gold, "test_patch": test,
             "FAIL_TO_PASS": list(f2p) if isinstance(f2p, tuple) else f2p}
@@ -98,11 +113,14 @@ class Audit:
         return res
 
     def run(self, config: Path | None = None, *args: str) -> dict[str, Any]:
+        """A completed run (exit 0, or 3: completed with ERROR cases) and its summary."""
         argv = ["run", *([str(config)] if config else []), "--store", str(self.store),
                 "--runs", str(self.runs), "--json", *args]
         res = self.invoke(*argv)
-        assert res.exit_code == 0, res.output
-        return json.loads(res.stdout.strip().splitlines()[-1])
+        assert res.exit_code in (0, 3), res.output
+        summary = json.loads(res.stdout.strip().splitlines()[-1])
+        assert summary["exit"] == res.exit_code
+        return summary
 
     def sql(self, config: Path | None, query: str) -> list[dict[str, Any]]:
         res = self.invoke("sql", *([str(config)] if config else []), query, "--store",

@@ -141,11 +141,15 @@ class World:
 
     @functools.cache  # noqa: B019
     def search(self, constant: str) -> dict[str, str]:
-        return codebase.search_tree(self.repo / ".git", self.base, [constant])
+        return self.tree.search([constant])
+
+    @functools.cached_property
+    def tree(self) -> codebase.Tree:
+        return codebase.list_tree(self.repo / ".git", self.base)
 
     @functools.cache  # noqa: B019
     def read(self, path: str) -> str | None:
-        return codebase.read_file(self.repo / ".git", self.base, path)
+        return self.tree.read(path)
 
     def search_many(self, constants: list[str]) -> dict[str, str]:
         return {k: v for c in constants for k, v in self.search(c).items()}
@@ -373,7 +377,7 @@ def settle(world: World, case: Case, answer: dict[str, Any]) -> list[AgentWitnes
         case.task, 1, answer, gold_added=case.gold_added, test_added=case.test_added,
         candidates=case.candidates, search=world.search_many, read=world.read,
         test_paths=DEFAULT_TEST_PATHS, dead_paths=DEFAULT_DEAD_PATHS, min_length=3,
-        excluded=[])
+        excluded=[], commit=world.base)
 
 
 # -- many examples: the pure settlers on the real repository ------------------------------------

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from conftest import commit, diff, make_repo
 
-from determinacy.codebase import search_tree
+from determinacy.codebase import list_tree
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.paths import exclude_pathspecs, is_test_path
 from determinacy.propose import propose, trivial_reason
@@ -58,11 +58,11 @@ def test_lenient_pathspecs_exclude_what_python_classifies_as_tests(tmp_path: Pat
 def test_search_finds_patterns_hidden_by_overlapping_matches(tmp_path: Path) -> None:
     repo = tmp_path / "r"
     sha = make_repo(repo, {"a.txt": "foobar here\n-x flag\n", "b/c.txt": "nothing\n"})
-    found = search_tree(repo / ".git", sha, ["foo", "foobar", "oba", "-x", "absent", "bar h"])
+    tree = list_tree(repo / ".git", sha)
+    found = tree.search(["foo", "foobar", "oba", "-x", "absent", "bar h"])
     assert set(found) == {"foo", "foobar", "oba", "-x", "bar h"}
     assert found["-x"] == "a.txt:2"
-    lenient = search_tree(repo / ".git", sha, ["nothing"], exclude_pathspecs(["b/**"]))
-    assert lenient == {}
+    assert tree.search(["nothing"], ["b/**"]) == {}
 
 
 def test_trivial_constants_never_certify() -> None:
