@@ -151,8 +151,8 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
         shown = ", ".join(f"{k} {v}" for k, v in verdicts.items())
         click.echo(f"verdicts: {shown}\nreport: {summary['report']}")
         if errors:
-            click.echo(f"{errors} cases are ERROR (not audited): see the Errors section of "
-                       "the report", err=True)
+            click.echo(f"ERROR (not audited): {errors} of {sum(verdicts.values())} cases; "
+                       "see the Errors section of the report", err=True)
     sys.exit(code)
 
 
