@@ -26,6 +26,32 @@ GIT_ENV = {
 }
 
 
+# acme/widgets: the small repository most tests build, with one helper and its test.
+CORE = "def existing_helper():\n    return 1\n"
+TEST = ("from pkg.core import existing_helper\n\n\n"
+        "def test_existing():\n    assert existing_helper() == 1\n")
+PROSE = "Add a second helper to pkg.core that returns two."
+
+
+def widgets_repo(path: Path, extra: dict[str, str] | None = None) -> str:
+    """acme/widgets at `path` (plus `extra` files); returns the base commit."""
+    return make_repo(path, {"pkg/__init__.py": "", "pkg/core.py": CORE,
+                            "tests/test_core.py": TEST, **(extra or {})})
+
+
+def new_helper(repo: Path, base: str, name: str = "frobnicate_widget", value: int = 2, *,
+               inline_import: bool = False) -> tuple[str, str]:
+    """Gold and test patches of a task: the gold defines `name`, a new test calls it."""
+    gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {name}():\n    return {value}\n"})
+    if inline_import:
+        body = (f"{TEST}\n\ndef test_new():\n"
+                f"    from pkg.core import {name}\n    assert {name}() == {value}\n")
+    else:
+        body = (TEST.replace("import existing_helper", f"import existing_helper, {name}")
+                + f"\n\ndef test_new():\n    assert {name}() == {value}\n")
+    return gold, diff(repo, base, {"tests/test_core.py": body})
+
+
 def git(cwd: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=GIT_ENV,
                           check=True, capture_output=True, text=True).stdout

@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from conftest import ROOT, Audit, diff, make_repo, row, write_benchmark
+from conftest import ROOT, Audit, new_helper, row, widgets_repo, write_benchmark
 
 from determinacy import agent
 from determinacy.errors import CaseError
@@ -31,9 +31,6 @@ from determinacy.store import Store
 
 AGENTS = ROOT / "tests" / "agents"
 PROMPT = "DETERMINACY-PHASE: screen\nDETERMINACY-CASE: {case}\nDETERMINACY-PASS: 1\n\nhello\n"
-CORE = "def existing_helper():\n    return 1\n"
-TEST = ("from pkg.core import existing_helper\n\n\n"
-        "def test_existing():\n    assert existing_helper() == 1\n")
 
 # Killing descendants that called setsid needs Linux (a subreaper and /proc); elsewhere the
 # supervisor only kills the agent's process group.
@@ -231,14 +228,11 @@ class Bench:
 def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
     root = tmp_path_factory.mktemp("mirrors")
     repo = root / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
+    base = widgets_repo(repo)
     rows = []
     for i in range(8):
         fn = f"frobnicate_{i}_widget"
-        gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {fn}():\n    return {i}\n"})
-        test = diff(repo, base, {"tests/test_core.py": f"{TEST}\n\ndef test_new():\n"
-                                 f"    from pkg.core import {fn}\n    assert {fn}() == {i}\n"})
+        gold, test = new_helper(repo, base, fn, i, inline_import=True)
         rows.append(row(f"task-{i}", base, f"Add `{fn}` to pkg.core.", gold, test))
     return Bench(mirror=f"{root}/{{owner}}/{{name}}", rows=rows)
 

@@ -16,14 +16,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from conftest import Audit, diff, git, make_repo, row, write_benchmark
+from conftest import PROSE, Audit, git, new_helper, row, widgets_repo, write_benchmark
 
 from determinacy.cli import main
 
-CORE = "def existing_helper():\n    return 1\n"
-TEST = ("from pkg.core import existing_helper\n\n\n"
-        "def test_existing():\n    assert existing_helper() == 1\n")
-PROSE = "Add a second helper to pkg.core that returns two."
 BINARY_GIT = (
     "diff --git a/pkg/logo.png b/pkg/logo.png\n"
     "new file mode 100644\n"
@@ -56,12 +52,8 @@ class Repo:
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
     root = tmp_path_factory.mktemp("mirrors")
     path = root / "acme" / "widgets"
-    base = make_repo(path, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
-    gold = diff(path, base, {"pkg/core.py": CORE + "\n\ndef frobnicate_widget():\n    return 2\n"})
-    test = diff(path, base, {"tests/test_core.py": TEST.replace(
-        "import existing_helper", "import existing_helper, frobnicate_widget")
-        + "\n\ndef test_new():\n    assert frobnicate_widget() == 2\n"})
+    base = widgets_repo(path)
+    gold, test = new_helper(path, base)
     return Repo(path=path, mirror=f"{root}/{{owner}}/{{name}}", base=base, gold=gold, test=test)
 
 

@@ -13,32 +13,31 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import DEMO, Audit, commit, diff, git, make_repo, row, write_benchmark
+from conftest import (
+    DEMO,
+    PROSE,
+    Audit,
+    commit,
+    git,
+    make_repo,
+    new_helper,
+    row,
+    widgets_repo,
+    write_benchmark,
+)
 
 from determinacy import codebase
 from determinacy import git as gitcmd
 from determinacy.cli import main
 from determinacy.errors import CaseError
 
-CORE = "def existing_helper():\n    return 1\n"
-TEST = ("from pkg.core import existing_helper\n\n\n"
-        "def test_existing():\n    assert existing_helper() == 1\n")
-PROSE = "Add a second helper to pkg.core that returns two."
 # The only place `frobnicate_widget` exists at base: a blob a size-capped mirror drops.
 BIG = b"\x00binary\x00" + b"frobnicate_widget" + bytes(range(256)) * 64
 
 
-def task_patches(repo: Path, base: str, name: str) -> tuple[str, str]:
-    gold = diff(repo, base, {"pkg/core.py": CORE + f"\n\ndef {name}():\n    return 2\n"})
-    test = diff(repo, base, {"tests/test_core.py": TEST.replace(
-        "import existing_helper", f"import existing_helper, {name}")
-        + f"\n\ndef test_new():\n    assert {name}() == 2\n"})
-    return gold, test
-
-
-def make_widgets(path: Path, extra: dict[str, str] | None = None) -> str:
-    make_repo(path, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                     "tests/test_core.py": TEST, **(extra or {})})
+def make_widgets(path: Path) -> str:
+    """acme/widgets with one more commit adding data/big.bin."""
+    widgets_repo(path)
     (path / "data").mkdir(exist_ok=True)
     (path / "data" / "big.bin").write_bytes(BIG)
     return commit(path, {}, "add data")
@@ -52,8 +51,8 @@ def loose_object(git_dir: Path, sha: str) -> Path:
 def widgets(tmp_path: Path) -> dict[str, Any]:
     src = tmp_path / "src" / "acme" / "widgets"
     base = make_widgets(src)
-    hidden = task_patches(src, base, "frobnicate_widget")
-    clean = task_patches(src, base, "polish_gadget")
+    hidden = new_helper(src, base, "frobnicate_widget")
+    clean = new_helper(src, base, "polish_gadget")
     rows = [row("hidden", base, PROSE, *hidden), row("clean", base, PROSE, *clean)]
     # A mirror that lacks one blob, as a size-capped or damaged one does.
     broken = tmp_path / "broken" / "acme" / "widgets.git"
@@ -124,9 +123,8 @@ def test_mirror_completed_in_place_is_searched_again(widgets: dict[str, Any]) ->
 
 def test_short_sha_never_resolves_to_a_branch(tmp_path: Path) -> None:
     repo = tmp_path / "m" / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST, "docs/names.txt": "polish_gadget\n"})
-    gold, test = task_patches(repo, base, "polish_gadget")
+    base = widgets_repo(repo, {"docs/names.txt": "polish_gadget\n"})
+    gold, test = new_helper(repo, base, "polish_gadget")
     git(repo, "rm", "-q", "docs/names.txt")
     later = commit(repo, {}, "drop the names")
     # Branches named like the task's short sha and like a hex word, both at `later`.
@@ -167,10 +165,9 @@ def test_ambiguous_prefix_is_an_error(tmp_path: Path) -> None:
 def test_environment_and_mirror_config_do_not_narrow_the_search(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "m" / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE, "sub/keep.txt": "x\n",
-                            "tests/test_core.py": TEST, "other/place.py": "# frobnicate_widget\n"})
-    hidden = task_patches(repo, base, "frobnicate_widget")
-    clean = task_patches(repo, base, "polish_gadget")
+    base = widgets_repo(repo, {"sub/keep.txt": "x\n", "other/place.py": "# frobnicate_widget\n"})
+    hidden = new_helper(repo, base, "frobnicate_widget")
+    clean = new_helper(repo, base, "polish_gadget")
     git(repo, "config", "core.worktree", str(repo / "sub"))
     cfg = write_benchmark(tmp_path / "bench", [row("hidden", base, PROSE, *hidden),
                                                row("clean", base, PROSE, *clean)],
@@ -190,9 +187,8 @@ def test_environment_and_mirror_config_do_not_narrow_the_search(
 
 def test_nothing_graded_means_nothing_claimed(tmp_path: Path) -> None:
     repo = tmp_path / "m" / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
-    gold, test = task_patches(repo, base, "polish_gadget")
+    base = widgets_repo(repo)
+    gold, test = new_helper(repo, base, "polish_gadget")
     rows = [row("graded", base, PROSE, gold, test),
             row("empty", base, PROSE, gold, test, f2p=[]),
             row("elsewhere", base, PROSE, gold, test,
@@ -221,12 +217,11 @@ def test_nothing_graded_means_nothing_claimed(tmp_path: Path) -> None:
 
 def test_submodule_contents_make_the_tree_incomplete(tmp_path: Path) -> None:
     repo = tmp_path / "m" / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
+    base = widgets_repo(repo)
     git(repo, "update-index", "--add", "--cacheinfo", f"160000,{base},vendor/lib")
     git(repo, "commit", "-q", "-m", "add a submodule")  # not `add -A`: no checkout of it
     base = git(repo, "rev-parse", "HEAD").strip()
-    gold, test = task_patches(repo, base, "polish_gadget")
+    gold, test = new_helper(repo, base, "polish_gadget")
     mirror = f"{tmp_path}/m/{{owner}}/{{name}}"
     audit = Audit(tmp_path)
     cfg = write_benchmark(tmp_path / "bench", [row("sub", base, PROSE, gold, test)],
@@ -253,12 +248,11 @@ def test_text_in_other_encodings_is_searched_decoded(tmp_path: Path, encoding: s
 
 def test_utf16_constant_at_base_is_not_certified(tmp_path: Path) -> None:
     repo = tmp_path / "m" / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
+    base = widgets_repo(repo)
     (repo / "docs").mkdir()
     (repo / "docs" / "names.txt").write_bytes("frobnicate_widget\n".encode("utf-16"))
     base = commit(repo, {})
-    gold, test = task_patches(repo, base, "frobnicate_widget")
+    gold, test = new_helper(repo, base, "frobnicate_widget")
     cfg = write_benchmark(tmp_path / "bench", [row("u16", base, PROSE, gold, test)],
                           mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
     audit = Audit(tmp_path)
@@ -274,7 +268,7 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 def test_partial_clone_mirror_never_runs_its_commands_or_fetches(tmp_path: Path) -> None:
     src = tmp_path / "src"
     base = make_widgets(src)
-    gold, test = task_patches(src, base, "polish_gadget")
+    gold, test = new_helper(src, base, "polish_gadget")
     git(src, "config", "uploadpack.allowfilter", "true")
     mirror = tmp_path / "m" / "acme" / "widgets.git"
     git(tmp_path, "clone", "-q", "--bare", "--filter=blob:limit=1k", f"file://{src}",

@@ -12,11 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DEMO, Audit, diff, make_repo, row, write_benchmark
+from conftest import DEMO, Audit, new_helper, row, widgets_repo, write_benchmark
 
-CORE = "def existing_helper():\n    return 1\n"
-TEST = ("from pkg.core import existing_helper\n\n\n"
-        "def test_existing():\n    assert existing_helper() == 1\n")
 N_TASKS = 40
 
 
@@ -41,14 +38,11 @@ class Bench:
 def bench(tmp_path_factory: pytest.TempPathFactory) -> Bench:
     root = tmp_path_factory.mktemp("mirrors")
     repo = root / "acme" / "widgets"
-    base = make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
+    base = widgets_repo(repo)
     rows = []
     for i in range(N_TASKS):
         fn = fn_name(i)
-        gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {fn}():\n    return {i}\n"})
-        test = diff(repo, base, {"tests/test_core.py": f"{TEST}\n\ndef test_new():\n"
-                                 f"    from pkg.core import {fn}\n    assert {fn}() == {i}\n"})
+        gold, test = new_helper(repo, base, fn, i, inline_import=True)
         prose = f"Add `{fn}` to pkg.core." if i % 2 else "Add one more helper to pkg.core."
         rows.append(row(f"task-{i:02d}", base, prose, gold, test))
     return Bench(mirror=f"{root}/{{owner}}/{{name}}", rows=rows)

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
-from conftest import Audit, diff, make_repo, row, write_benchmark
+from conftest import CORE, PROSE, TEST, Audit, diff, row, widgets_repo, write_benchmark
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -36,10 +36,6 @@ from determinacy.records import Proposal, Task
 from determinacy.source import load_tasks, to_task
 from determinacy.store import digest
 
-CORE = "def existing_helper():\n    return 1\n"
-TEST = ("from pkg.core import existing_helper\n\n\n"
-        "def test_existing():\n    assert existing_helper() == 1\n")
-PROSE = "Add a second helper to pkg.core that returns two."
 HINTS = "Only pkg/core.py changes."
 LIMIT = 4000  # the benchmark's policy.max_patch_bytes
 SAFE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+@,~-]{0,199}")  # what a case id may be, whole
@@ -51,6 +47,16 @@ def safe_case_id(case_id: str) -> bool:
     return SAFE.fullmatch(case_id) is not None and ".." not in case_id
 
 
+def edited(r: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`r` with `changes` applied: a DROP value removes the key."""
+    for key, value in changes.items():
+        if value is DROP:
+            del r[key]
+        else:
+            r[key] = value
+    return r
+
+
 @dataclass
 class Repo:
     mirror: str
@@ -60,22 +66,15 @@ class Repo:
     big_gold: str  # over LIMIT
 
     def good(self, instance_id: Any, **changes: Any) -> dict[str, Any]:
-        r = {**row("x", self.base, PROSE, self.gold, self.test), "hints": HINTS,
-             "instance_id": instance_id}
-        for key, value in changes.items():
-            if value is DROP:
-                del r[key]
-            else:
-                r[key] = value
-        return r
+        return edited({**row("x", self.base, PROSE, self.gold, self.test), "hints": HINTS,
+                       "instance_id": instance_id}, changes)
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Repo:
     root = tmp_path_factory.mktemp("mirrors")
     path = root / "acme" / "widgets"
-    base = make_repo(path, {"pkg/__init__.py": "", "pkg/core.py": CORE,
-                            "tests/test_core.py": TEST})
+    base = widgets_repo(path)
     added = "\n\ndef frobnicate_widget():\n    return 2\n"
     gold = diff(path, base, {"pkg/core.py": CORE + added})
     big_gold = diff(path, base, {"pkg/core.py": CORE + added + "# padding\n" * 500})
@@ -264,12 +263,7 @@ def plain(id_: Any = "a", **changes: Any) -> dict[str, Any]:
     r = {"instance_id": id_, "repo": "acme/widgets", "base_commit": SHA,
          "patch": GOLD, "test_patch": TESTP, "f2p": ["tests/test_core.py::test_new"],
          "p2p": "[]", "problem_statement": PROSE, "hints": None}
-    for key, value in changes.items():
-        if value is DROP:
-            del r[key]
-        else:
-            r[key] = value
-    return r
+    return edited(r, changes)
 
 
 MAPPED = {"instance_id": "instance_id", "repo": "repo", "base_commit": "base_commit",
