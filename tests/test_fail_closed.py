@@ -8,6 +8,7 @@ import errno
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -162,23 +163,31 @@ def test_ambiguous_prefix_is_an_error(tmp_path: Path) -> None:
     assert codebase._commit_of(repo / ".git", shas[0][:12]) == shas[0]
 
 
-def test_environment_and_mirror_config_do_not_narrow_the_search(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("how", ["GIT_WORK_TREE", "core.worktree", "GIT_* variables"])
+def test_environment_and_mirror_config_do_not_narrow_the_search(tmp_path: Path,
+                                                                 how: str) -> None:
+    """Run from inside a subfolder of the work tree, as a real process (git reads its
+    environment at start): the search still covers the whole tree."""
     repo = tmp_path / "m" / "acme" / "widgets"
     base = widgets_repo(repo, {"sub/keep.txt": "x\n", "other/place.py": "# frobnicate_widget\n"})
     hidden = new_helper(repo, base, "frobnicate_widget")
     clean = new_helper(repo, base, "polish_gadget")
-    git(repo, "config", "core.worktree", str(repo / "sub"))
     cfg = write_benchmark(tmp_path / "bench", [row("hidden", base, PROSE, *hidden),
                                                row("clean", base, PROSE, *clean)],
                           mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
-    monkeypatch.setenv("GIT_WORK_TREE", "/")
-    monkeypatch.setenv("GIT_DIR", str(tmp_path / "nowhere"))
-    monkeypatch.setenv("GIT_OBJECT_DIRECTORY", str(tmp_path / "nowhere"))
-    monkeypatch.setenv("GIT_CONFIG_PARAMETERS", "'core.worktree'='/'")
-    monkeypatch.chdir(repo / "sub")
+    env = dict(os.environ)
+    if how == "GIT_WORK_TREE":
+        env["GIT_WORK_TREE"] = "/"
+    elif how == "core.worktree":
+        git(repo, "config", "core.worktree", str(repo))
+    else:
+        env.update(GIT_CONFIG_PARAMETERS=f"'core.worktree'='{repo}'",
+                   GIT_DIR=str(tmp_path / "nowhere"), GIT_NAMESPACE="x")
     audit = Audit(tmp_path)
-    audit.run(cfg)
+    p = subprocess.run([sys.executable, "-m", "determinacy.cli", "run", str(cfg), "--store",
+                        str(audit.store), "--runs", str(audit.runs)], cwd=repo / "sub",
+                       env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout + p.stderr
     assert audit.verdicts(cfg) == {"hidden": "NO_CLAIM", "clean": "AIRTIGHT"}
     [c] = audit.sql(cfg, "select codebase_at from candidates where constant = "
                          "'frobnicate_widget'")
