@@ -25,7 +25,7 @@ from determinacy.config import Config, split_repo
 from determinacy.errors import CaseError
 from determinacy.paths import is_test_path
 from determinacy.records import TreeState, Unread
-from determinacy.store import Store
+from determinacy.store import Store, digest
 
 _HEX = re.compile(r"[0-9a-f]{7,64}")
 # Blobs are searched in chunks of about this many bytes (bounded memory, early stop).
@@ -326,10 +326,30 @@ def describe_unread(unread: Sequence[Unread], limit: int = 5) -> str:
 
 
 def require_complete(state: TreeState, cfg: Config) -> None:
-    """Fail closed: absence over a tree that was not read whole is unknown."""
+    """Fail closed: absence over a tree that was not read whole is unknown. (Not transient:
+    the mirror's state is part of what makes the phase stale, see `mirror_state`.)"""
     if state.unread and cfg.policy.unreadable == "error":
         raise CaseError(
             f"incomplete tree at {state.commit}: {describe_unread(state.unread)} could not be "
             "read, so absence cannot be concluded. Use a complete mirror (README: complete "
             'mirrors) or set [policy] unreadable = "exclude" to certify over the readable '
-            "part, counted apart.", transient=True)
+            "part, counted apart.")
+
+
+def mirror_state(store: Store, cfg: Config, repo: str) -> str:
+    """A cheap fingerprint of what a mirror holds: its pack files, alternates and loose-object
+    folders (a fetch adds a pack, a copied object changes its folder). Objects are never
+    rewritten in place, so an unchanged fingerprint means the same readable trees."""
+    local = cfg.mirror_path(repo)
+    path = local if local is not None and local.is_dir() else store.repo_dir(*split_repo(repo))
+    git_dir = _is_git_dir(path) if path.is_dir() else None
+    if git_dir is None:
+        return ""
+    objects = git_dir / "objects"
+    parts = []
+    for p in sorted([*objects.glob("pack/*"), *objects.glob("info/*"), objects,
+                     *objects.glob("[0-9a-f][0-9a-f]")]):
+        with contextlib.suppress(OSError):
+            st = p.stat()
+            parts.append(f"{p.relative_to(git_dir)} {st.st_size} {st.st_mtime_ns}")
+    return digest("\n".join(parts).encode())

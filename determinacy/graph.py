@@ -17,7 +17,7 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed
 
-from determinacy import __version__, agent, dodb, phases
+from determinacy import __version__, agent, codebase, dodb, phases
 from determinacy import agent_phases as ap
 from determinacy.agent_phases import AgentSetup
 from determinacy.config import Config, config_digest, mapped_fields
@@ -43,6 +43,14 @@ class Audit:
     # A store that cannot be written stops the run; the CLI reports the first such error.
     fatal: list[StoreError] = field(default_factory=list)
     _inputs: dict[str, dict[str, str]] = field(default_factory=dict)
+    _mirrors: dict[str, str] = field(default_factory=dict)
+
+    def mirror_state(self, repo: str) -> str:
+        """What the repository's mirror holds, once per graph load: a mirror completed (or
+        damaged) in place makes its cases' codebase phase stale."""
+        if repo not in self._mirrors:
+            self._mirrors[repo] = codebase.mirror_state(self.store, self.cfg, repo)
+        return self._mirrors[repo]
 
     def inputs(self, task: Task) -> dict[str, str]:
         """Object hashes of a task's parts, stored once per graph load."""
@@ -151,7 +159,8 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                 "name": t.case_id, "actions": [action], "file_dep": [str(up)],
                 "targets": [str(out)],
                 "uptodate": [config_changed({"v": phases.VERSIONS["codebase"],
-                                             **phases.codebase_params(cfg, t)}),
+                                             **phases.codebase_params(cfg, t),
+                                             "mirror state": audit.mirror_state(t.repo)}),
                              _no_retry(out)],
             }
 
@@ -184,6 +193,8 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                     return _origin_error(run(store, cfg, s, t, *deps, out), phase)
 
                 params = _agent_params(s, phase, audit.inputs(t)["task"], cfg)
+                if phase == "witness":  # it reads the tree at base
+                    params["mirror state"] = audit.mirror_state(t.repo)
                 yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
                        "file_dep": [str(d) for d in deps], "targets": [str(out)],
                        "uptodate": [config_changed(params), _no_retry(out)]}

@@ -30,13 +30,10 @@ PHASES = tuple(VERSIONS)
 class Ref(msgspec.Struct, frozen=True, omit_defaults=True):
     output: str = ""
     error: CaseError | None = None
-    # The output rests on a partial tree (policy unreadable = "exclude"): look at the mirror
-    # again next run, so completing it in place re-evaluates the case.
-    recheck: bool = False
 
     @property
     def retry(self) -> bool:
-        return self.recheck or (self.error is not None and self.error.transient)
+        return self.error is not None and self.error.transient
 
 
 def read_ref(path: Path) -> Ref:
@@ -153,7 +150,7 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
                 unreadable=cfg.policy.unreadable,
                 missing_tests=missing_tests(task, tree)), order="sorted")
 
-        return Ref(output=store.action(key, compute), recheck=bool(state.unread))
+        return Ref(output=store.action(key, compute))
 
     return finish(task, "codebase", out, body)
 
