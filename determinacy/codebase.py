@@ -336,13 +336,17 @@ def require_complete(state: TreeState, cfg: Config) -> None:
             "part, counted apart.")
 
 
-def mirror_state(store: Store, cfg: Config, repo: str) -> str:
+def mirror_state(cfg: Config, repo: str) -> str:
     """A cheap fingerprint of what a mirror holds: its pack files, alternates and loose-object
     folders (a fetch adds a pack, a copied object changes its folder). Objects are never
     rewritten in place, so an unchanged fingerprint means the same readable trees."""
     local = cfg.mirror_path(repo)
-    path = local if local is not None and local.is_dir() else store.repo_dir(*split_repo(repo))
-    git_dir = _is_git_dir(path) if path.is_dir() else None
+    if local is None or not local.exists():
+        return ""  # a clone the tool made itself, whole (it fetches only for a missing commit)
+    if local.is_file():  # a bundle, cloned into the store once
+        st = local.stat()
+        return f"bundle {st.st_size} {st.st_mtime_ns}"
+    git_dir = _is_git_dir(local)
     if git_dir is None:
         return ""
     objects = git_dir / "objects"

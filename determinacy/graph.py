@@ -49,7 +49,7 @@ class Audit:
         """What the repository's mirror holds, once per graph load: a mirror completed (or
         damaged) in place makes its cases' codebase phase stale."""
         if repo not in self._mirrors:
-            self._mirrors[repo] = codebase.mirror_state(self.store, self.cfg, repo)
+            self._mirrors[repo] = codebase.mirror_state(self.cfg, repo)
         return self._mirrors[repo]
 
     def inputs(self, task: Task) -> dict[str, str]:
