@@ -143,7 +143,9 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             yield {
                 "name": t.case_id, "actions": [action], "targets": [str(out)],
                 "uptodate": [config_changed({"v": phases.VERSIONS["propose"], **params,
-                                             "gold": inputs["gold"], "test": inputs["test"]}),
+                                             "gold": inputs["gold"], "test": inputs["test"],
+                                             "tests": t.fail_to_pass,
+                                             "mirror state": audit.mirror_state(t.repo)}),
                              _no_retry(out)],
             }
 

@@ -17,7 +17,8 @@ from pygments.lexers import get_lexer_for_filename
 from pygments.lexers.special import TextLexer
 from pygments.token import Comment, Keyword, Name, Number, String, Token
 from pygments.util import ClassNotFound
-from unidiff import PatchSet
+from unidiff import Hunk, PatchSet
+from unidiff.constants import DEV_NULL, RE_PATCH_FILE_PREFIX
 from unidiff.errors import UnidiffParseError as UnidiffError
 
 from determinacy.errors import CaseError
@@ -32,12 +33,27 @@ class Tok:
     defines: int = 0  # a name at a definition site: NOT_DEF, LOCAL_DEF or DEF
 
 
+@dataclass(frozen=True)
+class RawHunk:
+    """A hunk as the diff gives it, both sides: what applying it to the base needs."""
+
+    source_start: int  # the header's old-side start (0 with source_length 0: before line 1)
+    source_length: int
+    # Every body line in order: (" " | "-" | "+", text). The text keeps its "\n" unless the
+    # diff marks it "\ No newline at end of file" (the marker itself is not a line here).
+    lines: list[tuple[str, str]]
+
+
 @dataclass
 class FileDiff:
     path: str
     binary: bool
     # Each hunk as its new-side lines: (line number, text, is_added).
     hunks: list[list[tuple[int, str, bool]]] = field(default_factory=list)
+    # Below: what a post-image needs (determinacy/postimage.py); the lexing above ignores it.
+    raw: list[RawHunk] = field(default_factory=list)  # the same hunks, both sides
+    new_file: bool = False  # the old side is /dev/null
+    old_path: str | None = None  # the path at base when it differs (rename, copy)
 
 
 def parse_patch(text: str, what: str) -> list[FileDiff]:
@@ -61,7 +77,9 @@ def parse_patch(text: str, what: str) -> list[FileDiff]:
         path = pf.path
         if pf.is_removed_file:
             continue
-        fd = FileDiff(path=path, binary=bool(pf.is_binary_file))
+        fd = FileDiff(path=path, binary=bool(pf.is_binary_file),
+                      new_file=pf.source_file == DEV_NULL,
+                      old_path=_unprefixed(pf.source_file) if pf.is_rename else None)
         for hunk in pf:
             lines = [
                 (ln.target_line_no, ln.value, ln.is_added)
@@ -69,8 +87,30 @@ def parse_patch(text: str, what: str) -> list[FileDiff]:
                 if ln.is_added or ln.is_context
             ]
             fd.hunks.append(lines)
+            fd.raw.append(RawHunk(hunk.source_start, hunk.source_length, _both_sides(hunk)))
         files.append(fd)
     return files
+
+
+def _both_sides(hunk: Hunk) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for ln in hunk:
+        if ln.line_type in ("+", "-", " "):
+            out.append((ln.line_type, ln.value))
+        elif ln.line_type == "\\" and out and out[-1][1].endswith("\n"):
+            # unidiff keeps the "\n" of a line the marker says has none.
+            out[-1] = (out[-1][0], out[-1][1][:-1])
+    return out
+
+
+def _unprefixed(name: str) -> str:
+    """A header's file name as `PatchedFile.path` spells paths (a/ or b/ dropped, quotes
+    kept), so an old path and a new one read the same way."""
+    quoted = len(name) > 1 and name.startswith('"') and name.endswith('"')
+    inner = name[1:-1] if quoted else name
+    if RE_PATCH_FILE_PREFIX.match(inner):
+        inner = inner[2:]
+    return f'"{inner}"' if quoted else inner
 
 
 # Token types that are names a test can hinge on. Builtins, keywords and decorators are the
@@ -338,3 +378,11 @@ def added_text(files: list[FileDiff]) -> str:
     """Every added line of `files`, in order: what a quote "from the added lines" must match."""
     return "\n".join(t.rstrip("\n") for f in files if not f.binary for h in f.hunks
                      for _, t, added in h if added)
+
+
+_PATH_LINE = re.compile(r"^(?:--- a/|\+\+\+ b/|rename from |copy from )(.+?)\t?$", re.M)
+
+
+def touched_paths(text: str) -> set[str]:
+    """Paths a patch reads or writes at base (old names of renames included), cheaply."""
+    return set(_PATH_LINE.findall(text.replace("\r\n", "\n")))

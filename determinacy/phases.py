@@ -8,14 +8,16 @@ the ref's bytes alone and downstream phases stay up to date.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
-from determinacy import codebase
+from determinacy import codebase, languages
 from determinacy.config import Config
 from determinacy.errors import CaseError as PhaseFailure
+from determinacy.patches import touched_paths
 from determinacy.paths import exclude_pathspecs
 from determinacy.propose import propose
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
@@ -23,7 +25,7 @@ from determinacy.settle import patch_files, settle, test_file
 from determinacy.store import ActionKey, Store, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "6", "codebase": "3", "settle": "3"}
+VERSIONS = {"propose": "7", "codebase": "3", "settle": "3"}
 PHASES = tuple(VERSIONS)
 
 
@@ -87,7 +89,15 @@ def task_inputs(store: Store, task: Task) -> dict[str, str]:
 
 
 def propose_params(cfg: Config) -> dict[str, str | int | bool | list[str]]:
-    return {"test_paths": list(cfg.policy.test_paths), "min_length": cfg.policy.min_length}
+    """What proposing depends on besides the task: the policies and the syntax queries (a
+    changed query or grammar recomputes every proposal)."""
+    return {"test_paths": list(cfg.policy.test_paths), "min_length": cfg.policy.min_length,
+            "queries": _queries_digest()}
+
+
+@functools.cache  # once per process: query files and grammar wheels do not change under it
+def _queries_digest() -> str:
+    return languages.queries_digest()
 
 
 def codebase_params(cfg: Config, task: Task) -> dict[str, str | int | bool | list[str]]:
@@ -112,15 +122,27 @@ def excluded(cfg: Config) -> list[str]:
 
 def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
     inputs = task_inputs(store, task)
-    key = ActionKey(phase="propose", version=VERSIONS["propose"], params=propose_params(cfg),
-                    inputs={"gold": inputs["gold"], "test": inputs["test"]})
-    h = store.action(key, lambda: msgspec.json.encode(
-        propose(task.gold_patch, task.test_patch, cfg.policy.test_paths, cfg.policy.min_length),
-        order="sorted"))
-    proposal = msgspec.json.decode(store.get(h), type=Proposal)
-    ref = _error(task, "propose", proposal.error, False) if proposal.error else Ref(output=h)
-    write_ref(out, ref)
-    return ref
+
+    def body() -> Ref:
+        # Post-images start from the base files the patches touch; their blob ids (content
+        # hashes) are in the key, so the same files at base are never parsed twice.
+        tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        touched = touched_paths(task.gold_patch) | touched_paths(task.test_patch)
+        bases = sorted([e.path, e.sha] for e in tree.entries if e.path in touched)
+        key = ActionKey(phase="propose", version=VERSIONS["propose"],
+                        params=propose_params(cfg),
+                        inputs={"gold": inputs["gold"], "test": inputs["test"],
+                                "tests": store.put_json(task.fail_to_pass),
+                                "bases": store.put_json([bases, sorted(tree.missing)])})
+        h = store.action(key, lambda: msgspec.json.encode(propose(
+            task.gold_patch, task.test_patch, cfg.policy.test_paths, cfg.policy.min_length,
+            fail_to_pass=task.fail_to_pass, read=tree.read), order="sorted"))
+        proposal = msgspec.json.decode(store.get(h), type=Proposal)
+        if proposal.error:
+            raise PhaseFailure(proposal.error)
+        return Ref(output=h)
+
+    return finish(task, "propose", out, body)
 
 
 def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: Path) -> Ref:

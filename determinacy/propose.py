@@ -1,16 +1,29 @@
-"""The mechanical proposer (method §5.1a): constants in the added lines of both patches.
+"""The mechanical proposer (method §5.1a, §7): constants the hidden test grades and the gold
+patch makes, read from syntax trees of whole post-image files.
 
-Pure: patches in, candidates out. Exhaustive over its own candidate space, so one pass finds
-every candidate it ever will.
+Pure: patches and a reader of base files in, candidates out. Each file of a patch becomes its
+post-image (the base blob with the patch applied in memory, `postimage.py`); a language the
+registry knows (`languages/`) is parsed whole and tokens are kept on added lines, with their
+role (definition, local, use, import, foreign member), declaration kind, scope and test block;
+data files give keys and values (`datafiles.py`); anything else is lexed as before
+(`patches.added_tokens`). The test side counts only inside the tests FAIL_TO_PASS names, the
+helpers they call and the data files they name. Exhaustive over its own candidate space, so
+one pass finds every candidate it ever will.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+from determinacy import datafiles, languages
 from determinacy.errors import CaseError
-from determinacy.patches import DEF, FileDiff, Tok, added_tokens, parse_patch
+from determinacy.patches import DEF, LOCAL_DEF, FileDiff, added_tokens, parse_patch
 from determinacy.paths import is_test_path
+from determinacy.postimage import PostImage, file_line, post_images
 from determinacy.records import Candidate, Proposal
 
 # Words no benchmark can hide: keywords and literals of common languages, and test plumbing.
@@ -28,6 +41,12 @@ COMMON_WORDS = frozenset(
 )
 
 MAX_LOCATIONS = 3
+# A fixed segment of a gold string at least this long, inside a graded test string, is a
+# candidate of its own (a message the test embeds in a longer expected text).
+MIN_SEGMENT = 12
+# Files of a gold patch that are documentation, not what the solver must write.
+_DOC_EXT = (".md", ".rst", ".adoc", ".markdown")
+_DOC_NAME = re.compile(r"^(changelog|changes|news|history|release[-_ ]?notes)([.-].*)?$", re.I)
 
 
 def trivial_reason(constant: str, min_length: int) -> str:
@@ -46,83 +65,328 @@ def trivial_reason(constant: str, min_length: int) -> str:
     return ""
 
 
-class _Seen:
-    __slots__ = ("kind", "locs", "defines", "strong", "uses")
+@dataclass(frozen=True)
+class Occ:
+    """One occurrence of a constant on one side, on an added line."""
 
-    def __init__(self, kind: str):
-        self.kind, self.locs = kind, []
-        self.defines = self.strong = self.uses = 0
+    value: str
+    kind: str  # identifier | string | number
+    path: str
+    line: int  # in the real file
+    role: str  # def | local | use | import | member-use
+    decl: str = ""
+    scope: str = ""
+    owner: str = ""
+    language: str = ""  # "" when lexed without a syntax tree
+    fragment: bool = False
+    asserting: bool = False
+    test: str = ""  # the test block it is in
+    segments: tuple[str, ...] = ()
 
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+def is_doc(path: str) -> bool:
+    name = path.rsplit("/", 1)[-1]
+    return (path.lower().endswith(_DOC_EXT) or bool(_DOC_NAME.match(name))
+            or path.startswith(("docs/", "doc/")))
+
+
+_FALLBACK_ROLE = {DEF: "def", LOCAL_DEF: "local"}
+
+
+def _occurrences(fd: FileDiff, img: PostImage | None) -> tuple[list[Occ], Any]:
+    """The tokens of one file on its added lines, and its syntax facts (None without)."""
+    if img is not None and datafiles.format_of(fd.path):
+        return [Occ(i.value, "number" if datafiles.is_number(i.value) else "string", fd.path,
+                    file_line(img, i.line), "use", decl="key" if i.key else "value",
+                    language=datafiles.format_of(fd.path), fragment=img.fragment)
+                for i in datafiles.items(fd.path, img.text) if i.line in img.added], None
+    facts = languages.analyze(fd.path, img.text) if img is not None else None
+    if facts is None or img is None:
+        return [Occ(t.value, t.kind, t.path, t.line, _FALLBACK_ROLE.get(t.defines, "use"))
+                for t in added_tokens([fd])], None
+    # Import paths never certify (method §7): both patches importing one module is no graded
+    # behavior.
+    out = [Occ(t.value, t.kind, fd.path, file_line(img, t.line), t.role, decl=t.decl,
+               scope=t.scope, owner=t.owner, language=facts.language, fragment=img.fragment,
+               asserting=t.asserting, test=t.test, segments=t.fstring_parts)
+           for t in facts.tokens if t.line in img.added
+           and not (t.kind == "string" and t.role == "import")]
+    return out, facts
+
+
+@dataclass
+class Side:
+    occs: list[Occ]
+    facts: dict[str, Any]  # path -> FileFacts
+    images: dict[str, PostImage]
+
+
+def _side(files: list[FileDiff], read: Callable[[str], str | None] | None) -> Side:
+    images = {img.path: img for img in post_images(files, read)}
+    occs: list[Occ] = []
+    facts: dict[str, Any] = {}
+    for fd in files:
+        if fd.binary:
+            continue
+        got, f = _occurrences(fd, images.get(fd.path))
+        occs += got
+        if f is not None:
+            facts[fd.path] = f
+    return Side(occs, facts, images)
+
+
+# -- what FAIL_TO_PASS grades --------------------------------------------------------------
+
+_PARAMS = re.compile(r"\[.*\]$")
+
+
+def _id_parts(test_id: str) -> tuple[str, str]:
+    """(file, test name) of a FAIL_TO_PASS id; either may be ""."""
+    t = test_id.strip()
+    if "::" in t:
+        path, _, name = t.partition("::")
+        return path, _PARAMS.sub("", name)
+    if " | " in t:
+        path, _, name = t.partition(" | ")
+        return path.strip(), name.strip()
+    return "", t
+
+
+def _stem(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    return name.rsplit(".", 1)[0] if "." in name else name
+
+
+@dataclass
+class Graded:
+    """Which added test lines FAIL_TO_PASS reaches: line ranges per file, and by which ids."""
+
+    ranges: dict[str, list[tuple[int, int, str]]]  # path -> (start, end, id)
+    files: dict[str, list[str]]  # path -> ids grading the whole file (data, unscoped)
+    unresolved: list[str]  # ids no test block of the patch matched
+
+    def ids(self, occ: Occ) -> list[str]:
+        got = [i for s, e, i in self.ranges.get(occ.path, ()) if s <= occ.line <= e]
+        return sorted(set(got + self.files.get(occ.path, [])))
+
+
+def _block_matches(block: str, path: str, test_id: str) -> bool:
+    file, name = _id_parts(test_id)
+    if file and "::" in test_id:  # pytest: the file is exact, the name is a (Class::)test
+        return path == file and (block == name or block.split("::")[-1] == name
+                                 or name.endswith("::" + block))
+    if file:  # a runner naming a (built) file and a title: same stem, or an aggregate suite
+        return True
+    top = name.split("/", 1)[0]  # Go: TestX/sub; Java: Class.method or Class#method
+    leaf = re.split(r"[.#]", name)[-1]
+    return block in (name, top) or block.split(".")[-1] == leaf and "." in name
+
+
+def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
+    """Test blocks named by FAIL_TO_PASS, the helpers they call (by name, transitively, across
+    the test patch's files), module-level code of their files (tables, fixtures), and data
+    files whose name a graded block spells. A file no syntax tree covers is graded whole
+    (unscoped), as is every file when no id names any block (an id format not understood)."""
+    ranges: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    ids = [i for i in fail_to_pass if i.strip()]
+    functions: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for path, f in test.facts.items():
+        for name, (s, e) in f.functions.items():
+            functions[name].append((path, s, e))
+    stems = {_stem(p) for p in test.facts}
+    matched: set[str] = set()
+    for test_id in ids:
+        file, _ = _id_parts(test_id)
+        # A runner naming a built file (`Suite.js`) of this patch grades that file's blocks.
+        only = _stem(file) if file and "::" not in test_id and _stem(file) in stems else ""
+        todo: list[str] = []
+        for path, f in test.facts.items():
+            if only and _stem(path) != only:
+                continue
+            blocks = [b for b in f.tests if _block_matches(b.name, path, test_id)]
+            for b in blocks:
+                ranges[path].append((b.start, b.end, test_id))
+                todo += b.calls
+            if blocks:
+                matched.add(test_id)
+                ranges[path] += _module_level(f, test_id)
+        seen: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name not in seen:
+                seen.add(name)
+                for path, s, e in functions.get(name, ()):
+                    ranges[path].append((s, e, test_id))
+                    todo += test.facts[path].calls.get(name, ())
+    files: dict[str, list[str]] = {}
+    for path in sorted({o.path for o in test.occs}):
+        if path in test.facts:
+            if not matched:
+                ranges[path].append((1, 10**9, "(unscoped: no FAIL_TO_PASS id names a test "
+                                               "of the patch)"))
+        elif datafiles.format_of(path) and matched:
+            spelled = [o.value for o in test.occs if o.kind == "string"
+                       and any(s <= o.line <= e for s, e, _ in ranges.get(o.path, ()))]
+            name, stem = path.rsplit("/", 1)[-1], _stem(path)
+            by = sorted({i for s in spelled for p, r in ranges.items() for *_, i in r
+                         if name in s or (len(stem) >= 4 and stem in s)})
+            if by:
+                files[path] = by
+        else:
+            files[path] = ids
+    return Graded(dict(ranges), files, [i for i in ids if i not in matched])
+
+
+def _module_level(f: Any, test_id: str) -> list[tuple[int, int, str]]:
+    """Lines of a test file outside every function: its tables and fixtures."""
+    out, line = [], 1
+    for s, e in sorted(f.functions.values()):
+        if s > line:
+            out.append((line, s - 1, test_id))
+        line = max(line, e + 1)
+    out.append((line, 10**9, test_id))
+    return out
+
+
+# -- the candidates --------------------------------------------------------------------------
 
 _RANK = ("identifier", "string", "number")
 
 
-def _index(tokens: list[Tok]) -> dict[str, _Seen]:
-    out: dict[str, _Seen] = {}
-    for t in tokens:
-        seen = out.setdefault(t.value, _Seen(t.kind))
-        if _RANK.index(t.kind) < _RANK.index(seen.kind):
-            seen.kind = t.kind
-        seen.locs.append(f"{t.path}:{t.line}")
-        if t.defines:
-            seen.defines += 1
-            seen.strong += t.defines == DEF
-        else:
-            seen.uses += 1  # a name read, called, imported, or the same text as a literal
-    return out
+def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
+    """(defuse, rule): does a name cross the code-test boundary (method §7)?
+
+    Defined by the gold at module or type level and used (not defined, not bound locally) by
+    the test, or the reverse; a string on one side (a registration, a key) naming an
+    identifier the other side uses as a keyword or attribute. Imports, locals and members of
+    foreign types never cross; a method a test defines on its own type does not either.
+    """
+    g_roles = {o.role for o in gold if o.kind == "identifier"}
+    t_roles = {o.role for o in test if o.kind == "identifier"}
+    if (g_roles | t_roles) <= {"import"}:
+        return "none", "import or package name"
+    # Importing a name is using it (`from pkg.mod import new_function`).
+    test_uses = t_roles & {"use", "member-use", "import"}
+    gold_uses = g_roles & {"use", "member-use", "import"}
+    if "def" in g_roles and test_uses and not t_roles & {"def", "local"}:
+        return "gold→test", "defined by the gold, used by the test"
+    test_defs = [o for o in test if o.role == "def" and not (o.decl == "method" and o.owner)]
+    if test_defs and gold_uses and not g_roles & {"def", "local"}:
+        return "test→gold", "defined by the test, used by the gold"
+    # A string on one side naming what the other side defines (`getattr(m, "new_func")`,
+    # a `{"new_param": 1}` of keyword arguments). A string naming what the other side only
+    # uses is most often a library's attribute (`monkeypatch.setattr(m, "guess_type")`).
+    if any(o.kind == "string" for o in test) and "def" in g_roles and "local" not in g_roles:
+        return "gold→test", "defined by the gold, named by a string of the test"
+    if any(o.kind == "string" for o in gold) and test_defs and "local" not in t_roles:
+        return "test→gold", "defined by the test, named by a string of the gold"
+    if not g_roles and not t_roles:
+        return "", "literal"
+    if "local" in g_roles | t_roles:
+        return "none", "a local variable"
+    if g_roles <= {"member-use"} and t_roles <= {"member-use"}:
+        return "none", "a member of a type neither patch declares"
+    return "none", "neither or both sides define it"
 
 
-def defuse(gold: _Seen, test: _Seen) -> str:
-    """Does a name cross the code-test boundary (method §7)? Defined on one side and only used
-    on the other. A name both define is local to each; a name neither defines comes from the
-    codebase or a library: a correct fix cannot fail on it. From test to gold only a real
-    definition counts (a function, class, method, attribute, parameter, key), not a variable
-    that may be local to the test."""
-    if gold.defines and not test.defines and test.uses:
-        return "gold→test"
-    if test.strong and not gold.defines and gold.uses:
-        return "test→gold"
-    return "none"
-
-
-def _locations(locs: list[str]) -> list[str]:
+def _locations(occs: Iterable[Occ]) -> list[str]:
     def key(loc: str) -> tuple[str, int]:
         path, _, line = loc.rpartition(":")
         return path, int(line)
 
-    return sorted(set(locs), key=key)[:MAX_LOCATIONS]
+    return sorted({o.where for o in occs}, key=key)[:MAX_LOCATIONS]
 
 
-def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str],
-            min_length: int) -> Proposal:
+def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_length: int,
+            fail_to_pass: Sequence[str] = (),
+            read: Callable[[str], str | None] | None = None) -> Proposal:
+    """`read` gives a file's text at base_commit (None: no repository, hunks are parsed as
+    fragments and every candidate records it)."""
     try:
-        gold = parse_patch(gold_patch, "gold patch")
-        test = parse_patch(test_patch, "test patch")
+        gold_files = parse_patch(gold_patch, "gold patch")
+        test_files = parse_patch(test_patch, "test patch")
     except CaseError as e:
         return Proposal(candidates=[], gold_files=[], test_files=[], error=str(e))
-    gold_src = implementation(gold, test_paths)
-    binary = sorted({f.path for f in gold + test if f.binary})
-    for what, files in (("gold patch", gold_src), ("test patch", test)):
+    binary = sorted({f.path for f in gold_files + test_files if f.binary})
+    made = [f for f in gold_files if not is_doc(f.path)]
+    for what, files in (("gold patch", made), ("test patch", test_files)):
         if files and all(f.binary for f in files):
-            return Proposal(candidates=[], gold_files=_paths(gold), test_files=_paths(test),
-                            binary_files=binary,
+            return Proposal(candidates=[], gold_files=_paths(gold_files),
+                            test_files=_paths(test_files), binary_files=binary,
                             error=f"{what} changes only binary files: no line to audit")
-    g, t = _index(list(added_tokens(gold_src))), _index(list(added_tokens(test)))
+    gold, test = _side(made, read), _side(test_files, read)
+    grading = graded(test, fail_to_pass)
+    g_by: dict[str, list[Occ]] = defaultdict(list)
+    t_by: dict[str, list[Occ]] = defaultdict(list)
+    for o in gold.occs:
+        g_by[o.value].append(o)
+    graded_ids: dict[Occ, list[str]] = {}
+    for o in test.occs:
+        ids = grading.ids(o)
+        # A literal grades only where the test asserts it (an assertion, an expected value):
+        # a fixture value the test feeds in is the test's choice, not the fix's. (Literals
+        # passed to the code under test are left for a rule that can see the call.) Outside a
+        # syntax tree (`language` "") every graded literal counts, as before.
+        if ids and (o.kind == "identifier" or o.asserting or not o.language):
+            graded_ids[o] = ids
+            t_by[o.value].append(o)
     candidates = []
-    for constant in sorted(g.keys() & t.keys()):
-        gs, ts = g[constant], t[constant]
-        kind = min(gs.kind, ts.kind, key=_RANK.index)
-        candidates.append(Candidate(
-            constant=constant, kind=kind, gold_at=_locations(gs.locs),
-            test_at=_locations(ts.locs), trivial=trivial_reason(constant, min_length),
-            defuse=defuse(gs, ts) if kind == "identifier" else "",
-        ))
-    return Proposal(candidates=candidates, gold_files=_paths(gold), test_files=_paths(test),
-                    binary_files=binary)
+    for constant in sorted(g_by.keys() & t_by.keys()):
+        gs, ts = g_by[constant], t_by[constant]
+        kind = min((o.kind for o in gs + ts), key=_RANK.index)
+        defuse, rule = crossing(gs, ts) if kind == "identifier" else ("", "literal")
+        candidates.append(_candidate(constant, kind, gs, ts, defuse, rule, graded_ids,
+                                     min_length))
+    # Fixed segments of gold strings inside graded test strings.
+    have = {c.constant for c in candidates}
+    test_strings = [o for occs in t_by.values() for o in occs if o.kind == "string"]
+    for seg, gs in sorted(_segments(gold.occs).items()):
+        # Only where the test asserts the longer text: a fixture it feeds in grades nothing.
+        ts = [o for o in test_strings if seg in o.value and o.value != seg and o.asserting]
+        if seg not in have and ts:
+            candidates.append(_candidate(seg, "string", gs, ts, "", "a fixed segment of a "
+                                         "gold string inside a graded test string",
+                                         graded_ids, min_length))
+    return Proposal(candidates=candidates, gold_files=_paths(gold_files),
+                    test_files=_paths(test_files), binary_files=binary,
+                    unresolved_tests=grading.unresolved,
+                    fragments=sorted(p for s in (gold, test) for p, img in s.images.items()
+                                     if img.fragment))
+
+
+def _segments(occs: list[Occ]) -> dict[str, list[Occ]]:
+    out: dict[str, list[Occ]] = defaultdict(list)
+    for o in occs:
+        if o.kind != "string":
+            continue
+        for part in o.segments or (o.value,):
+            part = part.strip()
+            if len(part) >= MIN_SEGMENT:
+                out[part].append(o)
+    return out
+
+
+def _candidate(constant: str, kind: str, gs: list[Occ], ts: list[Occ], defuse: str,
+               rule: str, graded_ids: dict[Occ, list[str]], min_length: int) -> Candidate:
+    first_g = min(gs, key=lambda o: (o.path, o.line))
+    return Candidate(
+        constant=constant, kind=kind,  # type: ignore[arg-type]
+        gold_at=_locations(gs), test_at=_locations(ts),
+        trivial=trivial_reason(constant, min_length), defuse=defuse, rule=rule,
+        language=first_g.language, decl=next((o.decl for o in gs + ts if o.role == "def"),
+                                             first_g.decl),
+        scope=first_g.scope, graded_by=sorted({i for o in ts for i in graded_ids.get(o, ())}),
+        asserting=any(o.asserting for o in ts),
+        fragment=any(o.fragment for o in gs + ts),
+    )
 
 
 def implementation(gold: list[FileDiff], test_paths: Sequence[str]) -> list[FileDiff]:
-    """The gold patch's files outside test paths: test files it touches are not the fix."""
+    """The gold patch's files outside test paths (what the agent tiers quote from)."""
     return [f for f in gold if not is_test_path(f.path, test_paths)]
 
 

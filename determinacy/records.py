@@ -53,6 +53,13 @@ class Candidate(Record, kw_only=True):
     trivial: str = ""  # why it can never certify ("" when it can)
     # Identifiers only: "gold→test" (gold defines, test uses), "test→gold", or "none".
     defuse: str = ""
+    rule: str = ""  # which rule proposed it, or why a name does not cross
+    language: str = ""  # of the gold file it is in ("" when lexed without a syntax tree)
+    decl: str = ""  # function, class, method, field, key, ... when a side defines it
+    scope: str = ""  # where the gold's occurrence is declared: "" module, "Class.method", ...
+    graded_by: list[str] = []  # the FAIL_TO_PASS ids whose tests reach the test's occurrence
+    asserting: bool = False  # the test uses it in an assertion or expected value
+    fragment: bool = False  # read from hunks alone (no base file): syntax was partial
 
 
 class Proposal(Record, kw_only=True):
@@ -63,6 +70,10 @@ class Proposal(Record, kw_only=True):
     test_files: list[str]
     binary_files: list[str] = []  # skipped: a binary diff has no lines to read
     error: str = ""  # deterministic failure (a patch that does not parse)
+    # FAIL_TO_PASS ids that name no test block of the test patch (a test elsewhere, or an id
+    # format not understood: then the whole test patch counts as graded).
+    unresolved_tests: list[str] = []
+    fragments: list[str] = []  # files read from their hunks alone (no base, or no match)
 
 
 class Unread(Record, kw_only=True):
@@ -112,6 +123,14 @@ class Check(Record, kw_only=True):
     certified: bool
     command: str  # the receipt: a shell command that prints nothing when `constant` is absent
     ungraded: str = ""  # why no test is graded at all ("" when FAIL_TO_PASS reaches the patch)
+    # What the proposer read (see Candidate).
+    rule: str = ""
+    language: str = ""
+    decl: str = ""
+    scope: str = ""
+    graded_by: list[str] = []
+    asserting: bool = False
+    fragment: bool = False
 
 
 class CaseResult(Record, kw_only=True):

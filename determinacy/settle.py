@@ -75,7 +75,9 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
             test_at=c.test_at, trivial=c.trivial, defuse=c.defuse, prose_match=in_prose,
             codebase_searched=was_searched, codebase_at=at, certified=certified,
             command=receipt_command(c.constant, commit, search.excluded)
-            if was_searched else "", ungraded=ungraded,
+            if was_searched else "", ungraded=ungraded, rule=c.rule, language=c.language,
+            decl=c.decl, scope=c.scope, graded_by=c.graded_by, asserting=c.asserting,
+            fragment=c.fragment,
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
                       tree=search.tree)

@@ -105,13 +105,21 @@ def test_proposer_skips_comments_and_reads_strings_names_numbers(tmp_path: Path)
     assert c.gold_at == ["pkg/core.py:3"] and c.test_at == ["tests/test_core.py:4"]
 
 
-def test_gold_changes_to_test_files_are_not_implementation(tmp_path: Path) -> None:
+def test_gold_side_is_the_whole_gold_patch_but_its_docs(tmp_path: Path) -> None:
+    """What the solver must write: also a fixture under tests/ the gold adds (method §6.2),
+    never its changelog or docs."""
     repo = tmp_path / "r"
-    base = make_repo(repo, {"pkg/a.py": "", "tests/test_a.py": ""})
-    gold = diff(repo, base, {"pkg/a.py": "value = 1\n", "tests/test_a.py": "zebra_name = 1\n"})
-    test = diff(repo, base, {"tests/test_a.py": "zebra_name = 2\n"})
-    assert "zebra_name" not in {c.constant for c in propose(gold, test, DEFAULT_TEST_PATHS,
-                                                            3).candidates}
+    base = make_repo(repo, {"pkg/a.py": "", "tests/test_a.py": "", "CHANGELOG.md": ""})
+    gold = diff(repo, base, {"pkg/a.py": "value = 1\n",
+                             "tests/testdata/cases.yaml": "mode: zebra-stripes\n",
+                             "CHANGELOG.md": "- add the giraffe_mode option\n"})
+    test = diff(repo, base, {"tests/test_a.py": "def test_a():\n"
+                             "    assert load('cases.yaml') == 'zebra-stripes'\n"
+                             "    assert giraffe_mode()\n"})
+    got = {c.constant: c for c in propose(gold, test, DEFAULT_TEST_PATHS, 3,
+                                          fail_to_pass=["tests/test_a.py::test_a"]).candidates}
+    assert got["zebra-stripes"].gold_at == ["tests/testdata/cases.yaml:1"]
+    assert "giraffe_mode" not in got
 
 
 def test_unparsable_and_binary_patches_are_case_errors(tmp_path: Path) -> None:

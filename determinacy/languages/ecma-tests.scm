@@ -1,0 +1,57 @@
+; Test blocks, assertions and calls of Jest, Mocha, Vitest and node:test code, in
+; JavaScript, TypeScript and TSX.
+; Written against tree-sitter-javascript 0.25.0 and tree-sitter-typescript 0.23.2.
+; Capture vocabulary: README.md beside this file.
+
+; ---- test blocks: it()/test() titles inside describe() titles --------------------------------
+
+((call_expression
+   function: [(identifier) @_fn (member_expression object: (identifier) @_fn)]
+   arguments: (arguments . [(string) (template_string)] @test.name)) @test.case
+  (#any-of? @_fn "it" "test" "specify" "xit" "fit"))
+; test.each(table)("title %s", fn)
+((call_expression
+   function: (call_expression
+     function: (member_expression object: (identifier) @_fn property: (property_identifier) @_each))
+   arguments: (arguments . [(string) (template_string)] @test.name)) @test.case
+  (#any-of? @_fn "it" "test")
+  (#eq? @_each "each"))
+((call_expression
+   function: [(identifier) @_fn (member_expression object: (identifier) @_fn)]
+   arguments: (arguments . [(string) (template_string)] @test.group.name)) @test.group
+  (#any-of? @_fn "describe" "context" "suite" "xdescribe" "fdescribe"))
+
+; ---- assertions and expected values --------------------------------------------------------
+
+; expect(actual) and the matcher chained on it: .toBe(expected), .not.toEqual(...),
+; chai's .to.deep.equal(...)
+((call_expression function: (identifier) @_e) @assert
+  (#eq? @_e "expect"))
+((call_expression
+   function: (member_expression
+     object: (call_expression function: (identifier) @_e))) @assert
+  (#eq? @_e "expect"))
+((call_expression
+   function: (member_expression
+     object: (member_expression
+       object: (call_expression function: (identifier) @_e)))) @assert
+  (#eq? @_e "expect"))
+((call_expression
+   function: (member_expression
+     object: (member_expression
+       object: (member_expression
+         object: (call_expression function: (identifier) @_e))))) @assert
+  (#eq? @_e "expect"))
+; assert(x), assert.equal(a, b), assert.strictEqual(...), assert.deepEqual(...)
+((call_expression
+   function: [(identifier) @_a (member_expression object: (identifier) @_a)]) @assert
+  (#eq? @_a "assert"))
+; the `want` / `expected` fields of a test table
+((pair key: (property_identifier) @_key value: (_) @assert)
+  (#match? @_key "^([Ww]ant|[Ee]xpect)"))
+
+; ---- calls: to reach helpers from tests -----------------------------------------------------
+
+; The callee node, whose last name is the called one (`this.helper` -> helper).
+(call_expression function: [(identifier) (member_expression)] @call)
+(new_expression constructor: [(identifier) (member_expression)] @call)

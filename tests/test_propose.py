@@ -1,0 +1,150 @@
+"""The syntax-aware proposer: what the hidden test really grades, one rule at a time, each with
+a positive and a negative control on real-world-shaped code in a real repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import commit, diff, make_repo
+
+from determinacy import codebase
+from determinacy.config import DEFAULT_TEST_PATHS
+from determinacy.prose import Prose
+from determinacy.records import Candidate
+
+
+def candidates(tmp: Path, base_files: dict[str, str], gold: dict[str, str],
+               test: dict[str, str], f2p: list[str]) -> dict[str, Candidate]:
+    repo = tmp / "r"
+    base = make_repo(repo, base_files)
+    gold_patch, test_patch = diff(repo, base, gold), diff(repo, base, test)
+    tree = codebase.list_tree(repo / ".git", base)
+    from determinacy.propose import propose
+
+    p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=f2p,
+                read=tree.read)
+    assert not p.error, p.error
+    return {c.constant: c for c in p.candidates}
+
+
+PY_BASE = {"pkg/__init__.py": "", "pkg/core.py": 'def helper():\n    """Help."""\n    return 1\n',
+           "tests/test_core.py": "from pkg.core import helper\n\n\ndef test_helper():\n"
+                                 "    assert helper() == 1\n"}
+
+
+def test_python_defined_function_crosses_and_locals_do_not(tmp_path: Path) -> None:
+    gold = {"pkg/core.py": PY_BASE["pkg/core.py"]
+            + "\n\ndef render_badge(item):\n    counter = item.count\n    return counter\n"}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_badge():\n    from pkg.core import render_badge\n"
+              "    counter = 3\n    assert render_badge(Item(count=counter)) == 3\n"}
+    got = candidates(tmp_path, PY_BASE, gold, test, ["tests/test_core.py::test_badge"])
+    assert got["render_badge"].defuse == "gold→test"
+    assert got["render_badge"].decl == "function"
+    assert got["counter"].defuse == "none" and got["counter"].rule == "a local variable"
+
+
+def test_python_docstring_text_is_never_a_candidate(tmp_path: Path) -> None:
+    """A hunk that starts inside a docstring: the post-image parses it as a docstring."""
+    base = {**PY_BASE, "pkg/core.py": 'def helper():\n    """Help.\n\n    Details.\n'
+                                      '    """\n    return 1\n'}
+    gold = {"pkg/core.py": 'def helper():\n    """Help.\n\n    Details about zebra_mode.\n'
+                           '    """\n    return 1\n'}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_zebra():\n    zebra_mode = 1\n    assert helper() == zebra_mode\n"}
+    got = candidates(tmp_path, base, gold, test, ["tests/test_core.py::test_zebra"])
+    assert "zebra_mode" not in got
+
+
+def test_only_the_tests_fail_to_pass_names_grade(tmp_path: Path) -> None:
+    gold = {"pkg/core.py": PY_BASE["pkg/core.py"]
+            + "\n\nLIMIT = 7500\nLABEL = 'free shipping over'\n"}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_limit():\n    assert check(7500)\n\n\n"
+              "def test_label():\n    assert label() == 'free shipping over'\n"}
+    got = candidates(tmp_path, PY_BASE, gold, test, ["tests/test_core.py::test_limit"])
+    assert "7500" in got and got["7500"].graded_by == ["tests/test_core.py::test_limit"]
+    assert "free shipping over" not in got  # graded by a test FAIL_TO_PASS does not run
+
+
+def test_helpers_a_graded_test_calls_are_graded(tmp_path: Path) -> None:
+    gold = {"pkg/core.py": PY_BASE["pkg/core.py"] + "\n\nMODE = 'turbo-charged'\n"}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef check_mode(m):\n    assert m == 'turbo-charged'\n\n\n"
+              "def test_mode():\n    check_mode(mode())\n\n\n"
+              "def test_feed():\n    run('turbo-charged')\n"}
+    got = candidates(tmp_path, PY_BASE, gold, test, ["tests/test_core.py::test_mode",
+                                                     "tests/test_core.py::test_feed"])
+    # Asserted in the helper test_mode calls; test_feed only feeds it in.
+    assert got["turbo-charged"].graded_by == ["tests/test_core.py::test_mode"]
+
+
+GO_BASE = {"go.mod": "module example.com/shop\n\ngo 1.21\n",
+           "store/store.go": "package store\n\nimport \"crypto/tls\"\n\n"
+                             "type Kind int\n\nconst (\n\tStoreMemory Kind = iota\n"
+                             "\tStoreDisk\n)\n\n"
+                             "func Config() *tls.Config {\n\treturn &tls.Config{}\n}\n",
+           "store/store_test.go": "package store\n\nimport \"testing\"\n\n"
+                                  "func TestKinds(t *testing.T) {\n"
+                                  "\tif StoreDisk == StoreMemory {\n"
+                                  "\t\tt.Fatal(\"same\")\n\t}\n}\n"}
+
+
+def test_go_const_block_member_crosses_foreign_field_does_not(tmp_path: Path) -> None:
+    gold = {"store/store.go": GO_BASE["store/store.go"]
+            .replace("\tStoreDisk\n)", "\tStoreDisk\n\tStoreRedisCluster\n)")
+            .replace("return &tls.Config{}", "return &tls.Config{InsecureSkipVerify: true}")}
+    test = {"store/store_test.go": GO_BASE["store/store_test.go"]
+            + "\nfunc TestRedis(t *testing.T) {\n\tif StoreRedisCluster == StoreDisk {\n"
+              "\t\tt.Fatal(\"same\")\n\t}\n\tif !Config().InsecureSkipVerify {\n"
+              "\t\tt.Fatal(\"verify\")\n\t}\n}\n"}
+    got = candidates(tmp_path, GO_BASE, gold, test, ["TestRedis"])
+    assert got["StoreRedisCluster"].defuse == "gold→test"
+    assert got["InsecureSkipVerify"].defuse == "none"
+
+
+def test_data_files_define_nothing(tmp_path: Path) -> None:
+    base = {**PY_BASE, "setup.cfg": "[options]\ninstall_requires =\n    requests\n"}
+    gold = {"setup.cfg": base["setup.cfg"] + "    somelib_client>=1.4\n",
+            "pkg/core.py": PY_BASE["pkg/core.py"] + "\nimport somelib_client\n"}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_lib():\n    import somelib_client\n    assert somelib_client\n"}
+    got = candidates(tmp_path, base, gold, test, ["tests/test_core.py::test_lib"])
+    assert "somelib_client" not in got or got["somelib_client"].defuse == "none"
+
+
+def test_prose_templates_and_format_strings_state_constants() -> None:
+    p = Prose("Emit an OS CPE cpe:2.3:o:fortinet:<product-name>:<version> for each line, "
+              "and fail with open config: file not found when it is missing.")
+    assert p.match("cpe:2.3:o:fortinet:fortiswitch:") == "prose template"
+    assert p.match("open config: %w") == "format segments"
+    assert p.match("cpe:2.3:h:fortinet:fortiswitch-") == ""  # another template: not stated
+    assert p.match("Unable to parse old version") == ""
+
+
+def test_a_segment_of_a_gold_message_the_test_asserts(tmp_path: Path) -> None:
+    gold = {"pkg/core.py": PY_BASE["pkg/core.py"]
+            + "\n\ndef load(v):\n    log.warning(f'Unable to parse old version {v}')\n"}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_warns(caplog):\n    load('blabla')\n"
+              "    assert caplog.messages == ['Unable to parse old version blabla']\n\n\n"
+              "def test_feeds(caplog):\n    feed('Unable to parse old version x')\n"}
+    got = candidates(tmp_path, PY_BASE, gold, test, ["tests/test_core.py::test_warns",
+                                                     "tests/test_core.py::test_feeds"])
+    c = got["Unable to parse old version"]
+    assert c.graded_by == ["tests/test_core.py::test_warns"]  # the fed-in copy does not count
+
+
+def test_without_a_repository_hunks_are_fragments(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    base = make_repo(repo, PY_BASE)
+    gold = diff(repo, base, {"pkg/core.py": PY_BASE["pkg/core.py"] + "\n\ndef fresh_name():\n"
+                             "    return 2\n"})
+    test = diff(repo, base, {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+                             + "\n\ndef test_fresh():\n    assert fresh_name() == 2\n"})
+    commit(repo, {})
+    from determinacy.propose import propose
+
+    p = propose(gold, test, DEFAULT_TEST_PATHS, 3, fail_to_pass=["tests/test_core.py::test_fresh"])
+    assert p.fragments == ["pkg/core.py", "tests/test_core.py"]
+    assert {c.constant: c.fragment for c in p.candidates}["fresh_name"] is True
