@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// ZZHIDDEN_const_comment: the sizes a widget can have.
+// ZZHIDDEN_const_comment: Small and Large are the sizes a widget can have.
 const (
 	Small = iota
 	// <- def constant scope=

@@ -12,7 +12,7 @@ const EventEmitter = require("events");
 //                   ^ use
 //                           ^ import string
 
-// ZZHIDDEN_comment: the sizes a widget can have.
+// ZZHIDDEN_comment: Size lists the sizes a widget can have.
 export const Size = Object.freeze({ SMALL: 1, LARGE: 2 });
 //           ^ def constant scope=
 //                                  ^ use key
@@ -89,6 +89,7 @@ function helperTable() {
     return total;
   }
   return readFile(path.join("a", "b"));
+  //     ^ use -- the imported name, used
 }
 
 describe("Widget", () => {

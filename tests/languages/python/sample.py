@@ -119,6 +119,7 @@ def test_render_all(tmp_path):
     #                                                ^ local variable
         osp.join(tmp_path, "x")
         #                  ^ !asserting string
+        # <- use -- the imported name, used
     assert excinfo.type is KeyError
 
 

@@ -7,7 +7,7 @@ import React, { useState } from "react";
 //                              ^ import string
 import { Tooltip } from "@acme/ui";
 
-// ZZHIDDEN_comment: a comment yields no token.
+// ZZHIDDEN_comment: LABELS, named in a comment, yields no token here.
 export const LABELS = { ok: "Ready", fail: "Broken" };
 //           ^ def constant
 //                      ^ use key
@@ -33,6 +33,7 @@ export function Badge({ label, count = 0 }: BadgeProps) {
   //                            ^ string
   //                                    ^ member-use
   return <Tooltip text={tip}>{badge} items</Tooltip>;
+  //      ^ use -- the imported name, used
   //              ^ member-use -- a prop of an imported component
   //                                 ^ string -- text between tags
 }

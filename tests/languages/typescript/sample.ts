@@ -1,6 +1,6 @@
 /**
  * Widget rendering for the dashboard.
- * ZZHIDDEN_module_doc: renderAll and DEFAULT_WIDTH are named in this comment only.
+ * ZZHIDDEN_module_doc: makeWidget and DEFAULT_WIDTH are named in this comment only.
  */
 import type { Options } from "./options";
 //            ^ import
@@ -8,7 +8,7 @@ import type { Options } from "./options";
 import * as path from "node:path";
 //          ^ import
 
-// ZZHIDDEN_comment: the sizes a widget can have.
+// ZZHIDDEN_comment: Size lists the sizes a widget can have.
 export enum Size {
 //          ^ def type
   Small = 1,
@@ -63,6 +63,7 @@ export class Widget<T> implements Props {
     for (let i = 0; i < 2; i++) {
     //       ^ local variable
       path.join(padded, String(i));
+      // <- use -- the imported name, used
     }
     return `${labelPrefix}${padded}: ${this.width}px`;
     //     ^ string "parts=: |px"
