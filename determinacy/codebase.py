@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import os
 import re
 import shutil
@@ -308,9 +309,16 @@ def list_tree(git_dir: Path, commit: str) -> Tree:
 
 def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
     """The tree of `repo` at `commit` (cloning or fetching once when needed): what every
-    search and read at base_commit starts from."""
+    search and read at base_commit starts from. The phases of one case each open it: the
+    listing is kept for as long as the object store is unchanged."""
     git_dir, may_fetch = ensure_mirror(store, cfg, repo)
-    return list_tree(git_dir, resolve_commit(store, cfg, git_dir, repo, commit, may_fetch))
+    sha = resolve_commit(store, cfg, git_dir, repo, commit, may_fetch)
+    return _listed(git_dir, sha, objects_state(git_dir))
+
+
+@functools.lru_cache(maxsize=16)
+def _listed(git_dir: Path, commit: str, state: str) -> Tree:
+    return list_tree(git_dir, commit)
 
 
 def describe(u: Unread) -> str:
@@ -347,8 +355,12 @@ def mirror_state(cfg: Config, repo: str) -> str:
         st = local.stat()
         return f"bundle {st.st_size} {st.st_mtime_ns}"
     git_dir = _is_git_dir(local)
-    if git_dir is None:
-        return ""
+    return objects_state(git_dir) if git_dir is not None else ""
+
+
+def objects_state(git_dir: Path) -> str:
+    """Stat-based fingerprint of a git directory's object store (packs, alternates, loose
+    object folders): about 260 stats, no object read."""
     objects = git_dir / "objects"
     parts = []
     for p in sorted([*objects.glob("pack/*"), *objects.glob("info/*"), objects,
