@@ -210,13 +210,19 @@ class Tree:
             proc.wait()
             writer.join()
 
+    @functools.cached_property
+    def _blobs(self) -> dict[str, str]:
+        """Path -> sha of every readable blob (built once: post-images read many files)."""
+        return {e.path: e.sha for e in self.entries
+                if e.kind == "blob" and e.sha not in self.missing}
+
     def read(self, path: str) -> str | None:
         """A file's text at the commit, or None when there is no such readable file."""
-        for e in self.entries:
-            if e.path == path and e.kind == "blob" and e.sha not in self.missing:
-                p = git.run(self.git_dir, "cat-file", "blob", e.sha)
-                return p.stdout.decode(errors="replace") if p.returncode == 0 else None
-        return None
+        sha = self._blobs.get(path)
+        if sha is None:
+            return None
+        p = git.run(self.git_dir, "cat-file", "blob", sha)
+        return p.stdout.decode(errors="replace") if p.returncode == 0 else None
 
 
 @dataclass

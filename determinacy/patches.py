@@ -383,6 +383,14 @@ def added_text(files: list[FileDiff]) -> str:
 _PATH_LINE = re.compile(r"^(?:--- a/|\+\+\+ b/|rename from |copy from )(.+?)\t?$", re.M)
 
 
+_NEW_PATH = re.compile(r"^\+\+\+ b/(.+?)\t?$", re.M)
+
+
+def new_paths(text: str) -> set[str]:
+    """Paths a patch leaves (its `+++ b/` side), cheaply."""
+    return set(_NEW_PATH.findall(text.replace("\r\n", "\n")))
+
+
 def touched_paths(text: str) -> set[str]:
     """Paths a patch reads or writes at base (old names of renames included), cheaply."""
     return set(_PATH_LINE.findall(text.replace("\r\n", "\n")))

@@ -17,11 +17,11 @@ import msgspec
 from determinacy import codebase, languages
 from determinacy.config import Config
 from determinacy.errors import CaseError as PhaseFailure
-from determinacy.patches import touched_paths
+from determinacy.patches import new_paths, touched_paths
 from determinacy.paths import exclude_pathspecs
 from determinacy.propose import propose
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
-from determinacy.settle import patch_files, settle, test_file
+from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
@@ -180,8 +180,8 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
 def missing_tests(task: Task, tree: codebase.Tree) -> list[str]:
     """FAIL_TO_PASS ids naming a test file that is neither in the tree at base_commit nor
     added by a patch: such a test cannot run."""
-    files = ({e.path for e in tree.entries} | patch_files(task.test_patch)
-             | patch_files(task.gold_patch))
+    files = ({e.path for e in tree.entries} | new_paths(task.test_patch)
+             | new_paths(task.gold_patch))
     return sorted(i for i in task.fail_to_pass if (f := test_file(i)) and f not in files)
 
 

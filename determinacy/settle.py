@@ -6,7 +6,6 @@ is what a skeptic runs to see the codebase half for themselves.
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Sequence
 
@@ -37,10 +36,6 @@ def test_file(test_id: str) -> str:
     elsewhere) or packages (Go's `TestX`)."""
     head = test_id.strip().split("::", 1)[0]
     return head if head.endswith(".py") and "::" in test_id else ""
-
-
-def patch_files(patch: str) -> set[str]:
-    return set(re.findall(r"^\+\+\+ b/(\S+)", patch, re.M))
 
 
 def ungraded_reason(task: Task, missing_tests: Sequence[str] = ()) -> str:
