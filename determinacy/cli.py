@@ -200,6 +200,20 @@ def report(config: str | None, store_dir: str, runs_dir: str) -> None:
 
 @main.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
+@store_option
+@runs_option
+def hints(config: str | None, store_dir: str, runs_dir: str) -> None:
+    """Write RUNS/<name>/hints/<id>.json and .md: the declaration hint of each case (method
+    §7), from the store only. Every run and `report` writes them too."""
+    from determinacy.report import render
+
+    cfg = _load(config)
+    out = render(Store(store_dir), cfg, Path(runs_dir)) / "hints"
+    click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.argument("query", required=False)
 @store_option
 @click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),

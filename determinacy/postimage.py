@@ -50,6 +50,28 @@ def file_line(img: PostImage, line: int) -> int:
     return img.line_map[line - 1]
 
 
+def base_line(fd: FileDiff, line: int) -> int:
+    """The base_commit line of post-image line `line` that the patch kept (context or
+    outside every hunk): new-side numbers shift by what the hunks before it add and remove."""
+    delta = 0  # new-side minus old-side line number past the hunks so far
+    for h in fd.raw:
+        old = h.source_start if h.source_length else h.source_start + 1
+        new = old + delta
+        if line < new:
+            break
+        for tag, _ in h.lines:
+            if tag == " ":
+                if new == line:
+                    return old
+                old, new = old + 1, new + 1
+            elif tag == "-":
+                old += 1
+            else:
+                new += 1
+        delta = new - old
+    return line - delta
+
+
 def post_images(files: list[FileDiff],
                 read: Callable[[str], str | None] | None) -> list[PostImage]:
     """The post-image of each text file `files` leaves (a deleted or binary one leaves none),

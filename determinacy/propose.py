@@ -23,8 +23,9 @@ from determinacy import datafiles, languages
 from determinacy.errors import CaseError
 from determinacy.patches import DEF, LOCAL_DEF, FileDiff, added_tokens, parse_patch
 from determinacy.paths import is_test_path
-from determinacy.postimage import PostImage, file_line, post_images
-from determinacy.records import Candidate, Proposal
+from determinacy.postimage import PostImage, base_line, file_line, post_images
+from determinacy.prose import words
+from determinacy.records import Candidate, Proposal, Sibling
 
 # Words no benchmark can hide: keywords and literals of common languages, and test plumbing.
 # Only ever makes certification harder.
@@ -41,6 +42,9 @@ COMMON_WORDS = frozenset(
 )
 
 MAX_LOCATIONS = 3
+# Why a shared constant no FAIL_TO_PASS test grades did not count (its `rule`).
+NOT_GRADED_FED = "not graded: a literal the graded test only feeds in, never asserts"
+NOT_GRADED_RUN = "not graded: used only outside the tests FAIL_TO_PASS runs"
 # A fixed segment of a gold string at least this long, inside a graded test string, is a
 # candidate of its own (a message the test embeds in a longer expected text).
 MIN_SEGMENT = 12
@@ -325,32 +329,40 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
     for o in gold.occs:
         g_by[o.value].append(o)
     graded_ids: dict[Occ, list[str]] = {}
+    fed: set[Occ] = set()  # graded, but a literal the test only feeds in
     for o in test.occs:
         ids = grading.ids(o)
         # A literal grades only where the test asserts it (an assertion, an expected value):
         # a fixture value the test feeds in is the test's choice, not the fix's. (Literals
         # passed to the code under test are left for a rule that can see the call.) Outside a
-        # syntax tree (`language` "") every graded literal counts, as before.
-        if ids and (o.kind == "identifier" or o.asserting or not o.language):
-            graded_ids[o] = ids
-            t_by[o.value].append(o)
+        # syntax tree (`language` "") every graded literal counts, as before. Ungraded
+        # occurrences stay, so a receipt can say why a shared constant did not count.
+        if ids and not (o.kind == "identifier" or o.asserting or not o.language):
+            fed.add(o)
+            ids = []
+        graded_ids[o] = ids
+        t_by[o.value].append(o)
+    defs = _Defs(gold, test, {f.path: f for f in made})
     candidates = []
     for constant in sorted(g_by.keys() & t_by.keys()):
         gs, ts = g_by[constant], t_by[constant]
         kind = min((o.kind for o in gs + ts), key=_RANK.index)
         defuse, rule = crossing(gs, ts) if kind == "identifier" else ("", "literal")
+        if not any(graded_ids[o] for o in ts):
+            rule = (NOT_GRADED_FED if any(o in fed for o in ts) else NOT_GRADED_RUN)
         candidates.append(_candidate(constant, kind, gs, ts, defuse, rule, graded_ids,
-                                     min_length))
+                                     min_length, defs))
     # Fixed segments of gold strings inside graded test strings.
     have = {c.constant for c in candidates}
-    test_strings = [o for occs in t_by.values() for o in occs if o.kind == "string"]
+    test_strings = [o for occs in t_by.values() for o in occs
+                    if o.kind == "string" and graded_ids[o]]
     for seg, gs in sorted(_segments(gold.occs).items()):
         # Only where the test asserts the longer text: a fixture it feeds in grades nothing.
         ts = [o for o in test_strings if seg in o.value and o.value != seg and o.asserting]
         if seg not in have and ts:
             candidates.append(_candidate(seg, "string", gs, ts, "", "a fixed segment of a "
                                          "gold string inside a graded test string",
-                                         graded_ids, min_length))
+                                         graded_ids, min_length, defs))
     return Proposal(candidates=candidates, gold_files=_paths(gold_files),
                     test_files=_paths(test_files), binary_files=binary,
                     unresolved_tests=grading.unresolved,
@@ -371,18 +383,105 @@ def _segments(occs: list[Occ]) -> dict[str, list[Occ]]:
 
 
 def _candidate(constant: str, kind: str, gs: list[Occ], ts: list[Occ], defuse: str,
-               rule: str, graded_ids: dict[Occ, list[str]], min_length: int) -> Candidate:
+               rule: str, graded_ids: dict[Occ, list[str]], min_length: int,
+               defs: _Defs) -> Candidate:
     first_g = min(gs, key=lambda o: (o.path, o.line))
+    d = next((o for o in sorted(gs, key=lambda o: (o.path, o.line)) if o.role == "def"),
+             None) if kind == "identifier" else None
+    t_def = next((o for o in ts if o.role == "def"), None)
+    where = d or t_def
     return Candidate(
         constant=constant, kind=kind,  # type: ignore[arg-type]
         gold_at=_locations(gs), test_at=_locations(ts),
         trivial=trivial_reason(constant, min_length), defuse=defuse, rule=rule,
-        language=first_g.language, decl=next((o.decl for o in gs + ts if o.role == "def"),
-                                             first_g.decl),
+        language=first_g.language, decl=where.decl if where else first_g.decl,
         scope=first_g.scope, graded_by=sorted({i for o in ts for i in graded_ids.get(o, ())}),
         asserting=any(o.asserting for o in ts),
         fragment=any(o.fragment for o in gs + ts),
+        defined_at=where.where if where else "", owner=where.owner if where else "",
+        new_file=defs.is_new(where.path) if where else False,
+        signature=defs.signature(d) if d else "",
+        siblings=defs.siblings(d) if d and defuse == "gold→test" else [],
     )
+
+
+class _Defs:
+    """What the gold's post-image files say around a definition: the names its file already
+    had at base (for convention, method §7) and a callable's declaration line."""
+
+    def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff]):
+        self.gold, self.diffs = gold, diffs
+        self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
+        self._base: dict[str, list[Any]] | None = None
+
+    def is_new(self, path: str) -> bool:
+        return path in self.new
+
+    def _base_defs(self) -> dict[str, list[Any]]:
+        """path -> definitions on lines the gold did not add (so they exist at base)."""
+        if self._base is None:
+            self._base = {}
+            for path, f in self.gold.facts.items():
+                img = self.gold.images[path]
+                if not img.fragment and not img.new_file:
+                    self._base[path] = [t for t in f.tokens if t.role == "def"
+                                        and t.line not in img.added]
+        return self._base
+
+    def siblings(self, d: Occ) -> list[Sibling]:
+        """Existing names `d` follows: same declaration kind, scope and owner in its file,
+        with exactly one of its camel/snake parts replaced (the new part is `word`); or any
+        existing definition of the gold's files that differs from it only in case."""
+        mine = words(d.value)
+        out: dict[str, Sibling] = {}
+        for path, toks in self._base_defs().items():
+            fd = self.diffs[path]
+            for t in toks:
+                if t.value == d.value or t.value in out:
+                    continue
+                at = f"{path}:{base_line(fd, t.line)}"
+                if t.value.casefold() == d.value.casefold():
+                    out[t.value] = Sibling(name=t.value, at=at)
+                elif path == d.path and (t.decl, t.scope, t.owner) == (d.decl, d.scope,
+                                                                       d.owner):
+                    word = _replaced_part(mine, words(t.value))
+                    if word:
+                        out[t.value] = Sibling(name=t.value, at=at, word=word)
+        return sorted(out.values(), key=lambda s: (s.word != "", s.at))[:MAX_LOCATIONS]
+
+    def signature(self, d: Occ) -> str:
+        """A callable's declaration from its name to the body's opening (`:` or `{`), at
+        most a few lines, blanks collapsed."""
+        img = self.gold.images.get(d.path)
+        if d.decl not in ("function", "method") or img is None or img.fragment:
+            return ""
+        lines = img.text.split("\n")[d.line - 1:d.line + 5]
+        text = " ".join(x.strip() for x in lines)
+        end = min((i for i in (_body_start(text),) if i >= 0), default=len(text))
+        return re.sub(r"\s+", " ", text[:end]).strip()[:300]
+
+
+def _body_start(text: str) -> int:
+    """Where a declaration's body opens: the first `{`, or a `:` that ends a line's
+    parameter list (Python), whichever comes first outside brackets."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif depth <= 0 and (ch == "{" or ch == ":" and text[i + 1:i + 2] in (" ", "")):
+            return i
+    return -1
+
+
+def _replaced_part(new: list[str], old: list[str]) -> str:
+    """The part of `new` that replaces exactly one part of `old` (same number of parts, at
+    least two), or ""."""
+    if len(new) != len(old) or len(new) < 2:
+        return ""
+    diff = [i for i, (a, b) in enumerate(zip(new, old, strict=True)) if a != b]
+    return new[diff[0]] if len(diff) == 1 else ""
 
 
 def implementation(gold: list[FileDiff], test_paths: Sequence[str]) -> list[FileDiff]:

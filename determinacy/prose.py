@@ -36,6 +36,10 @@ class Prose:
         # states every constant that begins with `cpe:2.3:o:fortinet:`.
         self.openings = sorted({m.group(1).casefold() for m in _OPENING.finditer(text)})
 
+    def has_word(self, word: str) -> bool:
+        """`word` (one part of a name, lower case) is a word of the prose."""
+        return f" {word.lower()} " in self.joined
+
     def match(self, constant: str) -> str:
         """The first normalization under which `constant` is in the prose, or ""."""
         if constant in self.text:

@@ -43,6 +43,18 @@ class CaseError(Record, kw_only=True):
 Kind = Literal["identifier", "string", "number"]
 
 
+class Sibling(Record, kw_only=True):
+    """An existing name at base that a new name follows (method §7: convention).
+
+    `word` is the part of the new name that replaces one part of the sibling's
+    (`Metrics` for `MetricsExporterConfig` beside `TracingExporterConfig`); "" when the two
+    differ only in case. Settling decides whether the prose says `word`."""
+
+    name: str
+    at: str  # "path:line" at base_commit
+    word: str = ""
+
+
 class Candidate(Record, kw_only=True):
     """A constant in the added lines of both patches: something a test may hinge on."""
 
@@ -60,6 +72,12 @@ class Candidate(Record, kw_only=True):
     graded_by: list[str] = []  # the FAIL_TO_PASS ids whose tests reach the test's occurrence
     asserting: bool = False  # the test uses it in an assertion or expected value
     fragment: bool = False  # read from hunks alone (no base file): syntax was partial
+    # Where a side defines it (identifiers): for declaration hints and convention.
+    defined_at: str = ""  # "path:line" of the first definition
+    owner: str = ""  # the class or type it is a member of
+    new_file: bool = False  # the defining file does not exist at base_commit
+    signature: str = ""  # a callable's declaration line(s), body left out
+    siblings: list[Sibling] = []  # existing names of its declaration group it follows
 
 
 class Proposal(Record, kw_only=True):
@@ -131,6 +149,13 @@ class Check(Record, kw_only=True):
     graded_by: list[str] = []
     asserting: bool = False
     fragment: bool = False
+    defined_at: str = ""
+    owner: str = ""
+    new_file: bool = False
+    signature: str = ""
+    # A name the codebase's convention predicts: "`Sibling` at path:line (`Old`→`New`, a prose
+    # word)". Never certified; the case is a CONVENTION hypothesis instead.
+    convention: str = ""
 
 
 class CaseResult(Record, kw_only=True):
@@ -234,7 +259,7 @@ class AgentResult(Record):
 
 
 STORED_RECORDS: tuple[type[Record], ...] = (
-    Task, CaseError, Candidate, Proposal, Unread, TreeState, CodebaseSearch, Check, CaseResult,
-    RunInfo,
+    Task, CaseError, Sibling, Candidate, Proposal, Unread, TreeState, CodebaseSearch, Check,
+    CaseResult, RunInfo,
     AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
 )

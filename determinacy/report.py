@@ -15,6 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from determinacy import hints
 from determinacy.config import Config
 from determinacy.errors import DeterminacyError
 from determinacy.store import Store
@@ -128,6 +129,8 @@ def render_files(con: Any) -> dict[str, str]:
     files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run)}
     files.update(_cases(con, run))
     files.update(_attribution(con))
+    cols, data = rows(con, query_text("hints"))
+    files.update(hints.files(dict(zip(cols, r)) for r in data))
     return files
 
 
@@ -190,8 +193,10 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
-        "Hypotheses (PROSE-AFFIRMATIVE, BORDERLINE, UNWITNESSED) rest on a reading, not a "
-        "receipt; they are never counted as claims.",
+        "Hypotheses are never counted as claims: CONVENTION (a name that passed every check "
+        "but that an existing name of its declaration group predicts, with one part replaced "
+        "by a word of the prose, or only its case changed) rests on the codebase's naming; "
+        "PROSE-AFFIRMATIVE, BORDERLINE and UNWITNESSED rest on a reading.",
         "",
         "## Coverage screen",
         "",
@@ -204,6 +209,13 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "## Mechanical candidates",
         "",
         md_table(*rows(con, query_text("report_funnel"))),
+        "## Declaration hints",
+        "",
+        "`hints/<id>.json` and `.md` declare, for each case, the new names its tests use across "
+        "the code-test boundary (kind, declaring path, whether the file is new, a callable's "
+        "signature; nothing about behavior). What shipping them would change:",
+        "",
+        md_table(*rows(con, query_text("report_hints"))),
         "## Errors",
         "",
         md_table(*rows(con, query_text("report_errors"))),
@@ -376,6 +388,15 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                          [(w["constant"], w["kind"], w["test_at"], w["gold_at"])
                           for w in witnesses], code_cols=("constant",))]
     else:
+        conventions = [c for c in cands if c["settled"].startswith("CONVENTION")]
+        if conventions:
+            out += ["## Convention (a hypothesis, not a claim)", "",
+                    "These constants passed every check, but the codebase's own naming predicts "
+                    "them: a solver who follows the sibling below, using the prose's word, "
+                    "writes the same name. Open the sibling's line to judge.", "",
+                    md_table(["constant", "evidence", "graded at"],
+                             [(c["constant"], c["settled"].split(": ", 1)[1], c["test_at"])
+                              for c in conventions], code_cols=("constant",))]
         out += ["## Mechanical tier: no certified constant", "",
                 "Each constant the gold patch and the hidden test share is stated in the prose, "
                 "present in the codebase, a name that does not cross the code-test boundary, or "

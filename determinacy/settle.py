@@ -10,7 +10,14 @@ import shlex
 from collections.abc import Sequence
 
 from determinacy.prose import Prose
-from determinacy.records import CaseResult, Check, CodebaseSearch, Proposal, Task
+from determinacy.records import (
+    Candidate,
+    CaseResult,
+    Check,
+    CodebaseSearch,
+    Proposal,
+    Task,
+)
 
 
 def receipt_command(constant: str, base_commit: str, excluded: list[str]) -> str:
@@ -51,6 +58,19 @@ def ungraded_reason(task: Task, missing_tests: Sequence[str] = ()) -> str:
     return ""
 
 
+def convention_evidence(c: Candidate, prose: Prose) -> str:
+    """Why a solver following the codebase would have written this name ("" when nothing
+    says so): an existing name of its declaration group with one part replaced by a word
+    the prose uses, or an existing name that differs from it only in case."""
+    for s in c.siblings:
+        if not s.word:
+            return f"`{s.name}` at {s.at} differs only in case"
+        if prose.has_word(s.word):
+            return (f"`{s.name}` at {s.at} with one part replaced by `{s.word}`, a word of "
+                    "the prose")
+    return ""
+
+
 def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult:
     prose = Prose(task.prose)
     searched = set(search.searched)
@@ -63,8 +83,13 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         at = search.found.get(c.constant, "")
         # A name certifies only when it crosses the code-test boundary (method §7).
         crosses = c.kind != "identifier" or c.defuse in ("gold→test", "test→gold")
-        certified = (crosses and not c.trivial and not in_prose and was_searched and not at
-                     and not ungraded)
+        # Only what a FAIL_TO_PASS test reaches grades (method §7); the others are listed so
+        # the receipt says why they did not count.
+        holds = (crosses and bool(c.graded_by) and not c.trivial and not in_prose
+                 and was_searched and not at and not ungraded)
+        # A name the codebase's own convention predicts is a hypothesis, never a claim.
+        convention = convention_evidence(c, prose) if holds else ""
+        certified = holds and not convention
         checks.append(Check(
             case_id=task.case_id, constant=c.constant, kind=c.kind, gold_at=c.gold_at,
             test_at=c.test_at, trivial=c.trivial, defuse=c.defuse, prose_match=in_prose,
@@ -72,7 +97,8 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
             command=receipt_command(c.constant, commit, search.excluded)
             if was_searched else "", ungraded=ungraded, rule=c.rule, language=c.language,
             decl=c.decl, scope=c.scope, graded_by=c.graded_by, asserting=c.asserting,
-            fragment=c.fragment,
+            fragment=c.fragment, defined_at=c.defined_at, owner=c.owner,
+            new_file=c.new_file, signature=c.signature, convention=convention,
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
                       tree=search.tree)

@@ -40,6 +40,32 @@ SELECT pass_no,
 FROM agent_calls
 GROUP BY pass_no;
 
+-- How each candidate was settled: the first check that stopped it, in the order settle.py
+-- applies them (`step` groups them for REPORT.md's funnel, `settled` says it in a receipt).
+CREATE OR REPLACE VIEW settled AS
+SELECT *,
+       CASE WHEN certified THEN 'certified (AIRTIGHT witnesses)'
+            WHEN ungraded <> '' THEN 'not graded (FAIL_TO_PASS empty, or all its tests name '
+                                     || 'files that do not exist)'
+            WHEN len(graded_by) = 0 THEN 'not graded by a FAIL_TO_PASS test (outside the '
+                                         || 'tests it runs, or a literal it only feeds in)'
+            WHEN trivial <> '' THEN 'trivial (too short, no letter or digit, common word)'
+            WHEN defuse = 'none' THEN 'names that do not cross the code-test boundary (DefUse)'
+            WHEN prose_match <> '' THEN 'stated in the prose'
+            WHEN codebase_at <> '' THEN 'present in the codebase at base_commit'
+            WHEN convention <> '' THEN 'predicted by the codebase''s naming (CONVENTION)'
+            ELSE 'not searched' END AS step,
+       CASE WHEN certified THEN 'CERTIFIED'
+            WHEN ungraded <> '' THEN 'not graded: ' || ungraded
+            WHEN len(graded_by) = 0 THEN rule
+            WHEN trivial <> '' THEN 'trivial: ' || trivial
+            WHEN defuse = 'none' THEN 'name does not cross: ' || rule
+            WHEN prose_match <> '' THEN 'in prose (' || prose_match || ')'
+            WHEN codebase_at <> '' THEN 'in codebase: ' || codebase_at
+            WHEN convention <> '' THEN 'CONVENTION (hypothesis): ' || convention
+            ELSE 'not searched' END AS settled
+FROM candidates;
+
 -- The verdict classes of method.md section 4, in strength order.
 CREATE OR REPLACE VIEW tiers AS
 SELECT * FROM (VALUES
@@ -48,12 +74,13 @@ SELECT * FROM (VALUES
     (3, 'CODEBASE-PLURAL', 'claimable', 'agent'),
     (4, 'AIRTIGHT-PARTIAL', 'counted apart (partial tree)', 'mechanical'),
     (5, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
-    (6, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
-    (7, 'BORDERLINE', 'hypothesis', 'agent'),
-    (8, 'UNWITNESSED', 'hypothesis', 'agent'),
-    (9, 'ENTAILED', 'determinate', 'agent'),
-    (10, 'NO_CLAIM', 'no claim', 'mechanical'),
-    (11, 'ERROR', 'excluded, counted', 'any')
+    (6, 'CONVENTION', 'hypothesis', 'mechanical'),
+    (7, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
+    (8, 'BORDERLINE', 'hypothesis', 'agent'),
+    (9, 'UNWITNESSED', 'hypothesis', 'agent'),
+    (10, 'ENTAILED', 'determinate', 'agent'),
+    (11, 'NO_CLAIM', 'no claim', 'mechanical'),
+    (12, 'ERROR', 'excluded, counted', 'any')
 ) AS t(ord, verdict, status, settled_by);
 
 -- Every witness, mechanical or proposed by an agent, with what the settlers made of it.
@@ -70,6 +97,15 @@ SELECT c.case_id, 0 AS pass_no, 'mechanical' AS proposer,
        command, '' AS reason, '' AS refuter
 FROM candidates c LEFT JOIN partial p ON p.case_id = c.case_id
 WHERE certified
+UNION ALL
+-- A constant that passed every check but that the codebase's own naming predicts: a
+-- hypothesis with its sibling as evidence, never a claim.
+SELECT case_id, 0 AS pass_no, 'mechanical' AS proposer, 'CONVENTION' AS verdict,
+       'hypothesis' AS status, constant, kind,
+       'convention: ' || convention || '; graded at ' || test_at[1] AS evidence,
+       command, '' AS reason, '' AS refuter
+FROM candidates
+WHERE convention <> ''
 UNION ALL
 SELECT a.case_id, pass_no, 'agent' AS proposer,
        CASE WHEN verdict = 'AIRTIGHT' AND p.case_id IS NOT NULL THEN 'AIRTIGHT-PARTIAL'

@@ -9,12 +9,17 @@ from conftest import commit, diff, make_repo
 
 from determinacy import codebase
 from determinacy.config import DEFAULT_TEST_PATHS
+from determinacy.propose import NOT_GRADED_RUN
 from determinacy.prose import Prose
-from determinacy.records import Candidate
+from determinacy.records import Candidate, CodebaseSearch, Proposal, Task
+from determinacy.settle import settle
 
 
 def candidates(tmp: Path, base_files: dict[str, str], gold: dict[str, str],
-               test: dict[str, str], f2p: list[str]) -> dict[str, Candidate]:
+               test: dict[str, str], f2p: list[str], every: bool = False
+               ) -> dict[str, Candidate]:
+    """The candidates a FAIL_TO_PASS test grades (`every`: also the shared constants that
+    are listed only to say why they did not count)."""
     repo = tmp / "r"
     base = make_repo(repo, base_files)
     gold_patch, test_patch = diff(repo, base, gold), diff(repo, base, test)
@@ -24,7 +29,7 @@ def candidates(tmp: Path, base_files: dict[str, str], gold: dict[str, str],
     p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=f2p,
                 read=tree.read)
     assert not p.error, p.error
-    return {c.constant: c for c in p.candidates}
+    return {c.constant: c for c in p.candidates if every or c.graded_by}
 
 
 PY_BASE = {"pkg/__init__.py": "", "pkg/core.py": 'def helper():\n    """Help."""\n    return 1\n',
@@ -65,6 +70,9 @@ def test_only_the_tests_fail_to_pass_names_grade(tmp_path: Path) -> None:
     got = candidates(tmp_path, PY_BASE, gold, test, ["tests/test_core.py::test_limit"])
     assert "7500" in got and got["7500"].graded_by == ["tests/test_core.py::test_limit"]
     assert "free shipping over" not in got  # graded by a test FAIL_TO_PASS does not run
+    every = candidates(tmp_path / "again", PY_BASE, gold, test,
+                       ["tests/test_core.py::test_limit"], every=True)
+    assert every["free shipping over"].rule == NOT_GRADED_RUN  # the receipt says why
 
 
 def test_helpers_a_graded_test_calls_are_graded(tmp_path: Path) -> None:
@@ -148,3 +156,39 @@ def test_without_a_repository_hunks_are_fragments(tmp_path: Path) -> None:
     p = propose(gold, test, DEFAULT_TEST_PATHS, 3, fail_to_pass=["tests/test_core.py::test_fresh"])
     assert p.fragments == ["pkg/core.py", "tests/test_core.py"]
     assert {c.constant: c.fragment for c in p.candidates}["fresh_name"] is True
+
+
+def test_a_name_the_codebase_convention_predicts(tmp_path: Path) -> None:
+    """`StoreRedis` beside `StoreMemory` and `StoreDisk`: one part replaced by a word of the
+    prose (CONVENTION when the prose says it); a case-only copy of an existing name is
+    predicted whatever the prose says; an unrelated new name has no sibling."""
+    gold = {"store/store.go": GO_BASE["store/store.go"]
+            .replace("\tStoreDisk\n)", "\tStoreDisk\n\tStoreRedis\n\tStoredisk\n\tQuorum\n)")}
+    test = {"store/store_test.go": GO_BASE["store/store_test.go"]
+            + "\nfunc TestRedis(t *testing.T) {\n\tif StoreRedis == Storedisk {\n"
+              "\t\tt.Fatal(\"same\")\n\t}\n\tif Quorum == StoreDisk {\n"
+              "\t\tt.Fatal(\"q\")\n\t}\n}\n"}
+    got = candidates(tmp_path, GO_BASE, gold, test, ["TestRedis"])
+    redis, lower, quorum = got["StoreRedis"], got["Storedisk"], got["Quorum"]
+    assert {(s.name, s.word) for s in redis.siblings} >= {("StoreMemory", "redis"),
+                                                           ("StoreDisk", "redis")}
+    assert redis.siblings[0].at.startswith("store/store.go:")
+    assert [(s.name, s.word) for s in lower.siblings][:1] == [("StoreDisk", "")]
+    assert quorum.siblings == []
+
+    def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
+        task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
+                    prose=prose, gold_patch="", test_patch="", fail_to_pass=["TestRedis"])
+        p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
+        search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
+                                excluded=[], searched=list(got), found={})
+        return {c.constant: (c.certified, c.convention)
+                for c in settle(task, p, search).checks}
+
+    said = verdicts("Add a store backed by Redis.")
+    assert said["StoreRedis"][0] is False and "`StoreMemory` at store/store.go:8" in \
+        said["StoreRedis"][1] and "`redis`" in said["StoreRedis"][1]
+    assert said["Storedisk"][0] is False and "differs only in case" in said["Storedisk"][1]
+    assert said["Quorum"] == (True, "")
+    silent = verdicts("Add a store backed by a key-value server.")
+    assert silent["StoreRedis"] == (True, "")  # the prose gives no word to follow the sibling
