@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from determinacy import datafiles, languages
 from determinacy.errors import CaseError
 from determinacy.patches import DEF, LOCAL_DEF, FileDiff, added_tokens, parse_patch
@@ -99,14 +101,19 @@ def is_doc(path: str) -> bool:
 
 
 _FALLBACK_ROLE = {DEF: "def", LOCAL_DEF: "local"}
+_GOLDEN = re.compile(r"(^|[/_.-])(expected|golden|want|snapshots?)([/_.-]|$)", re.I)
 
 
 def _occurrences(fd: FileDiff, img: PostImage | None) -> tuple[list[Occ], Any]:
     """The tokens of one file on its added lines, and its syntax facts (None without)."""
     if img is not None and datafiles.format_of(fd.path):
+        # A data file named as expected output (`expected_region.json`, `golden/`) is what a
+        # test compares against; any other is input it feeds in.
+        golden = bool(_GOLDEN.search(fd.path))
         return [Occ(i.value, "number" if datafiles.is_number(i.value) else "string", fd.path,
                     file_line(img, i.line), "use", decl="key" if i.key else "value",
-                    language=datafiles.format_of(fd.path), fragment=img.fragment)
+                    language=datafiles.format_of(fd.path), fragment=img.fragment,
+                    asserting=golden)
                 for i in datafiles.items(fd.path, img.text) if i.line in img.added], None
     facts = languages.analyze(fd.path, img.text) if img is not None else None
     if facts is None or img is None:
@@ -179,15 +186,37 @@ class Graded:
 
 
 def _block_matches(block: str, path: str, test_id: str) -> bool:
+    """Does a test block answer to a FAIL_TO_PASS id, loosely (see `_blocks`)?"""
     file, name = _id_parts(test_id)
     if file and "::" in test_id:  # pytest: the file is exact, the name is a (Class::)test
         return path == file and (block == name or block.split("::")[-1] == name
                                  or name.endswith("::" + block))
-    if file:  # a runner naming a (built) file and a title: same stem, or an aggregate suite
+    if file:  # a runner naming a (built) file and a suite title: all of that file's blocks
         return True
     top = name.split("/", 1)[0]  # Go: TestX/sub; Java: Class.method or Class#method
     leaf = re.split(r"[.#]", name)[-1]
-    return block in (name, top) or block.split(".")[-1] == leaf and "." in name
+    return block in (name, top) or block.split(".")[-1] == leaf and bool(re.search(r"[.#]",
+                                                                                  name))
+
+
+def _blocks(test: Side, test_id: str, only: str) -> dict[str, list[Any]]:
+    """The test blocks an id names, per path. A block whose name is the id's test name
+    exactly (a Jest title, a Go subtest `TestX/sub`) wins over looser matches (the whole
+    `TestX`, every block of a file an aggregate id like `Suite.js | api tests` names)."""
+    file, name = _id_parts(test_id)
+    loose: dict[str, list[Any]] = {}
+    exact: dict[str, list[Any]] = {}
+    for path, f in test.facts.items():
+        if only and _stem(path) != only:
+            continue
+        got = [b for b in f.tests if _block_matches(b.name, path, test_id)]
+        if got:
+            loose[path] = got
+        if "::" not in test_id:
+            hit = [b for b in f.tests if b.name == name]
+            if hit:
+                exact[path] = hit
+    return exact or loose
 
 
 def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
@@ -208,16 +237,12 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
         # A runner naming a built file (`Suite.js`) of this patch grades that file's blocks.
         only = _stem(file) if file and "::" not in test_id and _stem(file) in stems else ""
         todo: list[str] = []
-        for path, f in test.facts.items():
-            if only and _stem(path) != only:
-                continue
-            blocks = [b for b in f.tests if _block_matches(b.name, path, test_id)]
+        for path, blocks in _blocks(test, test_id, only).items():
             for b in blocks:
                 ranges[path].append((b.start, b.end, test_id))
                 todo += b.calls
-            if blocks:
-                matched.add(test_id)
-                ranges[path] += _module_level(f, test_id)
+            matched.add(test_id)
+            ranges[path] += _module_level(test.facts[path], test_id)
         seen: set[str] = set()
         while todo:
             name = todo.pop()
@@ -246,9 +271,11 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
 
 
 def _module_level(f: Any, test_id: str) -> list[tuple[int, int, str]]:
-    """Lines of a test file outside every function: its tables and fixtures."""
+    """Lines of a test file outside every function and test block: its tables and
+    fixtures (a Jest test is an anonymous callback, so its block counts as a function)."""
     out, line = [], 1
-    for s, e in sorted(f.functions.values()):
+    spans = [*f.functions.values(), *((b.start, b.end) for b in f.tests)]
+    for s, e in sorted(spans):
         if s > line:
             out.append((line, s - 1, test_id))
         line = max(line, e + 1)
@@ -284,7 +311,10 @@ def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
     # A string on one side naming what the other side defines (`getattr(m, "new_func")`,
     # a `{"new_param": 1}` of keyword arguments). A string naming what the other side only
     # uses is most often a library's attribute (`monkeypatch.setattr(m, "guess_type")`).
-    if any(o.kind == "string" for o in test) and "def" in g_roles and "local" not in g_roles:
+    # Parameters are left out: a string equal to one is most often a message or a
+    # `parametrize("region", ...)` argument name, not a keyword passed by name.
+    g_named = {o.role for o in gold if o.kind == "identifier" and o.decl != "parameter"}
+    if any(o.kind == "string" for o in test) and "def" in g_named and "local" not in g_roles:
         return "gold→test", "defined by the gold, named by a string of the test"
     if any(o.kind == "string" for o in gold) and test_defs and "local" not in t_roles:
         return "test→gold", "defined by the test, named by a string of the gold"
@@ -343,15 +373,24 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         graded_ids[o] = ids
         t_by[o.value].append(o)
     defs = _Defs(gold, test, {f.path: f for f in made})
+    tables = _table_shapes(gold.occs)
+    # Test strings fed in (not asserted) longer than one token: texts the code reads.
+    inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
+                     and o.language})
     candidates = []
     for constant in sorted(g_by.keys() & t_by.keys()):
         gs, ts = g_by[constant], t_by[constant]
         kind = min((o.kind for o in gs + ts), key=_RANK.index)
-        defuse, rule = crossing(gs, ts) if kind == "identifier" else ("", "literal")
+        graded_ts = [o for o in ts if graded_ids[o]]
+        defuse, rule = (crossing(gs, graded_ts or ts) if kind == "identifier"
+                        else ("", "literal"))
         if not any(graded_ids[o] for o in ts):
             rule = (NOT_GRADED_FED if any(o in fed for o in ts) else NOT_GRADED_RUN)
-        candidates.append(_candidate(constant, kind, gs, ts, defuse, rule, graded_ids,
-                                     min_length, defs))
+        c = _candidate(constant, kind, gs, ts, defuse, rule, graded_ids, min_length, defs)
+        if kind != "identifier" and not c.trivial:
+            if reason := _data_reason(constant, gs, inputs, tables):
+                c = msgspec.structs.replace(c, trivial=reason)
+        candidates.append(c)
     # Fixed segments of gold strings inside graded test strings.
     have = {c.constant for c in candidates}
     test_strings = [o for occs in t_by.values() for o in occs
@@ -368,6 +407,43 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                     unresolved_tests=grading.unresolved,
                     fragments=sorted(p for s in (gold, test) for p, img in s.images.items()
                                      if img.fragment))
+
+
+# A gold file that adds this many literals of one shape is transcribing a table.
+MIN_TABLE = 8
+
+
+def _shape(value: str) -> str:
+    """`KB5039299` -> `aa9999999`, `10.0.19045` -> `99.9.99999`: what rows of one table
+    share."""
+    return re.sub(r"[A-Za-z]", "a", re.sub(r"[0-9]", "9", value))
+
+
+def _table_shapes(occs: list[Occ]) -> set[tuple[str, str]]:
+    """(path, shape) of the literal tables the gold adds: at least MIN_TABLE distinct
+    literals of one shape without a blank (ids, versions, dates, hashes; not messages)."""
+    seen: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for o in occs:
+        if o.kind != "identifier" and " " not in o.value:
+            seen[(o.path, _shape(o.value))].add(o.value)
+    return {k for k, values in seen.items() if len(values) >= MIN_TABLE}
+
+
+def _data_reason(constant: str, gs: list[Occ], inputs: list[str],
+                 tables: set[tuple[str, str]]) -> str:
+    """Why a literal is data the world fixes rather than a choice of the fix ("" if not).
+
+    The graded test feeds it in inside a longer text (the output of a tool or a file the
+    code reads: `CFBundleIdentifier: com.apple.Safari`): the code must read back what its
+    input says, so any faithful fix writes it. Or every gold occurrence is a row of a table
+    the gold transcribes (a release list, a catalog of ids): what the world published, which
+    a task cannot be expected to restate and a solver may know or not."""
+    if any(constant in text and text != constant for text in inputs):
+        return "the test's input carries it: data the code reads, not the fix's choice"
+    if all((o.path, _shape(o.value)) in tables for o in gs):
+        return (f"a row of a data table the gold transcribes (≥ {MIN_TABLE} literals of one "
+                "shape in one file): published data, not the fix's choice")
+    return ""
 
 
 def _segments(occs: list[Occ]) -> dict[str, list[Occ]]:

@@ -27,18 +27,25 @@ def fixed_segments(text: str) -> list[str]:
     return [p for p in PLACEHOLDER.split(text) if p.strip()]
 
 
+_VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
+
+
 class Prose:
     def __init__(self, text: str):
         self.text = text
         self.folded = text.casefold()
         self.joined = " " + " ".join(words(text)) + " "
+        # Versions written as names drop their dots (`qt_66` for Qt 6.6, `py311`): every
+        # leading run of a dotted version's numbers, joined.
+        self.versions = {"".join(v.split(".")[:n]) for v in _VERSION.findall(text)
+                         for n in range(2, v.count(".") + 2)}
         # Openings of the prose's templates: `cpe:2.3:o:fortinet:<product-name>:<version>`
         # states every constant that begins with `cpe:2.3:o:fortinet:`.
         self.openings = sorted({m.group(1).casefold() for m in _OPENING.finditer(text)})
 
     def has_word(self, word: str) -> bool:
         """`word` (one part of a name, lower case) is a word of the prose."""
-        return f" {word.lower()} " in self.joined
+        return f" {word.lower()} " in self.joined or word in self.versions
 
     def match(self, constant: str) -> str:
         """The first normalization under which `constant` is in the prose, or ""."""

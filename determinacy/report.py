@@ -400,7 +400,7 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
         out += ["## Mechanical tier: no certified constant", "",
                 "Each constant the gold patch and the hidden test share is stated in the prose, "
                 "present in the codebase, a name that does not cross the code-test boundary, or "
-                "trivial (below)."
+                "cannot certify (below)."
                 + ("" if run["passes"] else " Without an agent, graded behaviors that are not "
                    "a shared constant were not screened."), ""]
     if agent_w:

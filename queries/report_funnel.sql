@@ -5,7 +5,8 @@ WITH steps AS (
         (2, 'not graded (FAIL_TO_PASS empty, or all its tests name files that do not exist)'),
         (3, 'not graded by a FAIL_TO_PASS test (outside the tests it runs, or a literal it '
             || 'only feeds in)'),
-        (4, 'trivial (too short, no letter or digit, common word)'),
+        (4, 'cannot certify (too short, no letter or digit, common word; data the '
+                 || 'test feeds in or a table the gold transcribes)'),
         (5, 'names that do not cross the code-test boundary (DefUse)'),
         (6, 'stated in the prose'),
         (7, 'present in the codebase at base_commit'),

@@ -49,7 +49,8 @@ SELECT *,
                                      || 'files that do not exist)'
             WHEN len(graded_by) = 0 THEN 'not graded by a FAIL_TO_PASS test (outside the '
                                          || 'tests it runs, or a literal it only feeds in)'
-            WHEN trivial <> '' THEN 'trivial (too short, no letter or digit, common word)'
+            WHEN trivial <> '' THEN 'cannot certify (too short, no letter or digit, common word; data the '
+                 || 'test feeds in or a table the gold transcribes)'
             WHEN defuse = 'none' THEN 'names that do not cross the code-test boundary (DefUse)'
             WHEN prose_match <> '' THEN 'stated in the prose'
             WHEN codebase_at <> '' THEN 'present in the codebase at base_commit'
@@ -58,7 +59,7 @@ SELECT *,
        CASE WHEN certified THEN 'CERTIFIED'
             WHEN ungraded <> '' THEN 'not graded: ' || ungraded
             WHEN len(graded_by) = 0 THEN rule
-            WHEN trivial <> '' THEN 'trivial: ' || trivial
+            WHEN trivial <> '' THEN 'cannot certify: ' || trivial
             WHEN defuse = 'none' THEN 'name does not cross: ' || rule
             WHEN prose_match <> '' THEN 'in prose (' || prose_match || ')'
             WHEN codebase_at <> '' THEN 'in codebase: ' || codebase_at

@@ -1,0 +1,748 @@
+"""The proposer's rules as a matrix: for each rule of issue 6 and each language it applies to,
+a positive and a negative control on real-world-shaped code, run through `propose` on real
+`git diff` output against a real base (so every post-image is the whole file, never a hunk).
+
+A case is a snippet the gold appends (or edits into) a language's source file and one the test
+patch adds to its test file; its checks say what a user reads off each candidate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import diff, make_repo
+
+from determinacy import codebase
+from determinacy.config import DEFAULT_TEST_PATHS
+from determinacy.propose import propose
+from determinacy.prose import Prose
+from determinacy.records import Proposal
+
+CROSS = "defined by the gold, used by the test"
+NAMED = "defined by the gold, named by a string of the test"
+LOCAL = "a local variable"
+IMPORT = "import or package name"
+FOREIGN = "a member of a type neither patch declares"
+SEGMENT = "a fixed segment of a gold string inside a graded test string"
+MARK = "<<>>"  # where a case's snippet goes in a scaffold file
+
+
+def tabs(text: str) -> str:
+    """Go as gofmt writes it: 4-space indents become tabs (snippets here are typed with spaces)."""
+    return re.sub(r"(?m)^(?: {4})+", lambda m: "\t" * (len(m.group()) // 4), text)
+
+
+@dataclass(frozen=True)
+class Lang:
+    """A small repository in one language: a source file and a test file with a MARK each."""
+
+    src: str
+    test: str
+    files: dict[str, str]  # base files, MARKs included
+    f2p: str  # the id of the test a case's snippet adds
+
+
+DOC = "line one\n{p}line two\n{p}line three\n{p}line four\n{p}line five\n{p}line six\n"
+PY = Lang("pkg/core.py", "tests/test_core.py", {
+    "pkg/__init__.py": "",
+    "pkg/core.py": '"""Core helpers."""\n\nimport mimetypes\nfrom dataclasses import dataclass\n'
+                   '\n\ndef helper(items):\n    """Help with items.\n\n    ' + DOC.format(p="    ")
+                   + '    """\n    return items\n\n\n@dataclass\nclass Settings:\n'
+                   "    timeout: float = 10.0\n\n\n" + MARK,
+    "tests/test_core.py": "import pytest\n\nfrom pkg.core import helper\n\n\n"
+                          "def test_helper():\n    assert helper([1]) == [1]\n\n\n" + MARK},
+    "tests/test_core.py::test_new")
+GO = Lang("store/store.go", "store/store_test.go", {
+    "go.mod": "module example.com/shop\n\ngo 1.21\n",
+    "store/store.go": tabs(
+        'package store\n\nimport (\n    "crypto/tls"\n    "errors"\n    "fmt"\n    "io"\n'
+        '    "os"\n)\n\n/*\n' + DOC.format(p="") + "*/\ntype Kind int\n\nconst (\n"
+        "    StoreMemory Kind = iota\n    StoreDisk\n)\n\nvar (\n"
+        '    ErrNotFound = errors.New("not found")\n)\n\ntype Options struct {\n'
+        "    Size int\n}\n\n" + MARK),
+    "store/store_test.go": tabs(
+        'package store\n\nimport (\n    "errors"\n    "io"\n    "testing"\n\n'
+        '    "github.com/stretchr/testify/assert"\n)\n\nfunc TestHelper(t *testing.T) {\n'
+        "    assert.Equal(t, StoreDisk, Kind(1))\n}\n\n" + MARK)}, "TestNew")
+_ECMA_DOC = "/**\n * Helpers.\n *\n * " + DOC.format(p=" * ") + " */\n"
+_ECMA_TEST = "test('helper', () => {\n  expect(helper()).toBe(1);\n});\n\n" + MARK
+JS = Lang("src/badge.js", "test/badge.test.js", {
+    "src/badge.js": _ECMA_DOC + "export function helper() {\n  return 1;\n}\n\n"
+                    "export class RateLimiter {\n  capacity = 10;\n}\n\n" + MARK,
+    "test/badge.test.js": "import { helper } from '../src/badge';\n\n" + _ECMA_TEST},
+    "new case")
+_TS_SRC = (_ECMA_DOC + "export function helper(): number {\n  return 1;\n}\n\n"
+           "export class RateLimiter {\n  capacity: number = 10;\n}\n\n")
+TS = Lang("src/badge.ts", "test/badge.test.ts", {
+    "src/badge.ts": _TS_SRC + MARK,
+    "test/badge.test.ts": "import { helper } from '../src/badge';\n\n" + _ECMA_TEST}, "new case")
+TSX = Lang("src/Badge.tsx", "test/Badge.test.tsx", {
+    "src/Badge.tsx": _TS_SRC + "export function Pill(): JSX.Element {\n  return <span>1</span>;\n"
+                     "}\n\n" + MARK,
+    "test/Badge.test.tsx": "import { render } from '@testing-library/react';\n"
+                           "import { helper } from '../src/Badge';\n\n" + _ECMA_TEST},
+    "new case")
+JAVA = Lang("src/main/java/com/acme/Badge.java", "src/test/java/com/acme/BadgeTest.java", {
+    "src/main/java/com/acme/Badge.java":
+        "package com.acme;\n\nimport java.awt.GridBagConstraints;\nimport java.time.InstantSource;"
+        "\n\n/**\n * " + DOC.format(p=" * ") + " */\npublic class Badge {\n"
+        "    public static int helper() {\n        return 1;\n    }\n" + MARK + "}\n",
+    "src/test/java/com/acme/BadgeTest.java":
+        "package com.acme;\n\nimport static org.junit.jupiter.api.Assertions.*;\n\n"
+        "import java.time.Instant;\nimport java.time.InstantSource;\n"
+        "import org.junit.jupiter.api.Test;\n\nclass BadgeTest {\n    @Test\n    void helper() {\n"
+        "        assertEquals(1, Badge.helper());\n    }\n" + MARK + "}\n"},
+    "BadgeTest.newCase")
+LANGS = {"python": PY, "go": GO, "javascript": JS, "typescript": TS, "tsx": TSX, "java": JAVA}
+
+
+@dataclass(frozen=True)
+class Want:
+    """What a user reads off the candidate for one constant (None: not checked)."""
+
+    defuse: str | None = None
+    rule: str | None = None
+    kind: str | None = None
+    decl: str | None = None
+    asserting: bool | None = None
+    # True: graded_by is exactly the case's FAIL_TO_PASS; False: empty; None: not checked.
+    graded: bool | None = True
+    absent: bool = False  # no candidate at all
+    absent_ok: bool = False  # may be dropped (an ungraded copy) instead of checked
+
+
+def crosses(decl: str | None = None, rule: str = CROSS) -> Want:
+    return Want(defuse="gold→test", rule=rule, kind="identifier", decl=decl)
+
+
+def literal(kind: str = "string", rule: str = "literal") -> Want:
+    return Want(defuse="", rule=rule, kind=kind, asserting=True)
+
+
+LOCAL_W = Want(defuse="none", rule=LOCAL, kind="identifier")
+ABSENT = Want(absent=True)
+# The test counts it nowhere: dropped, or kept with empty graded_by and a "not graded: ..."
+# rule (propose lists ungraded shared constants too). Both satisfy it.
+UNGRADED = Want(graded=False, absent_ok=True)
+FED = Want(graded=False, absent_ok=True, asserting=False)  # and the test never asserts it
+Checks = tuple[tuple[str, str, Want], ...]  # (id suffix, constant, what it must be)
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: str
+    lang: str  # a key of LANGS, or a data format (the scaffold is then `on`)
+    gold: str  # appended at the source file's MARK
+    test: str  # appended at the test file's MARK
+    checks: Checks
+    edits: tuple[tuple[str, str], ...] = ()  # replacements the gold makes in the source file
+    test_edits: tuple[tuple[str, str], ...] = ()  # and the test patch in the test file
+    f2p: tuple[str, ...] = ()  # default: the language's f2p
+    gold_files: dict[str, str] = field(default_factory=dict)  # whole files the gold writes
+    test_files: dict[str, str] = field(default_factory=dict)
+    base: dict[str, str] = field(default_factory=dict)  # more base files
+    xfail: dict[str, str] = field(default_factory=dict)  # id suffix -> why
+    on: str = ""  # the scaffold, when `lang` is a data format
+
+    @property
+    def scaffold(self) -> Lang:
+        return LANGS[self.on or self.lang]
+
+    @property
+    def ids(self) -> list[str]:
+        return list(self.f2p or (self.scaffold.f2p,))
+
+
+def patches(tmp: Path, base: dict[str, str], gold: dict[str, str],
+            test: dict[str, str]) -> tuple[str, str, Callable[[str], str | None]]:
+    """Both patches as `git diff` writes them against one base commit, and its file reader."""
+    sha = make_repo(tmp, base)
+    tree = codebase.list_tree(tmp / ".git", sha)
+    return diff(tmp, sha, gold), diff(tmp, sha, test), tree.read
+
+
+def _edit(text: str, snippet: str, edits: tuple[tuple[str, str], ...],
+          fill: Callable[[str], str]) -> str:
+    text = text.replace(MARK, fill(snippet))
+    for old, new in edits:
+        assert fill(old) in text, old
+        text = text.replace(fill(old), fill(new), 1)
+    return text
+
+
+def run(tmp: Path, case: Case) -> Proposal:
+    lang = case.scaffold
+    fill = tabs if lang is GO else str
+    base = {p: t.replace(MARK, "") for p, t in lang.files.items()} | case.base
+    gold = ({lang.src: _edit(lang.files[lang.src], case.gold, case.edits, fill)}
+            if case.gold or case.edits else {}) | case.gold_files
+    test = ({lang.test: _edit(lang.files[lang.test], case.test, case.test_edits, fill)}
+            if case.test or case.test_edits else {}) | case.test_files
+    gold_patch, test_patch, read = patches(tmp, base, gold, test)
+    p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=case.ids, read=read)
+    assert not p.error and not p.fragments, (p.error, p.fragments)  # whole post-images
+    return p
+
+
+# ---- the cases -------------------------------------------------------------------------------
+
+def js_like(rule: str, gold: str, test: str, checks: Checks, **kw: Any) -> list[Case]:
+    """One snippet pair for JavaScript, TypeScript and TSX (untyped JS is valid TS). A `f2p`
+    given as a callable gets the language's test file path."""
+    f2p = kw.pop("f2p", None)
+    return [Case(rule, lang, gold, test, checks, **kw,
+                 f2p=f2p(LANGS[lang].test) if callable(f2p) else f2p or ())
+            for lang in ("javascript", "typescript", "tsx")]
+
+
+def local_checks(fn: str) -> Checks:
+    return (("positive", fn, crosses()), ("negative", "subtotal", LOCAL_W),
+            ("negative-loop", "entry", LOCAL_W))
+
+
+def seg_checks(seg: str) -> Checks:
+    return (("positive", seg, literal(rule=SEGMENT)), ("negative-short", "bad port", ABSENT),
+            ("negative-fed", "Config section missing:", FED))
+
+
+SHIP_JS = ("export function shippingLabel(total, region = 'eu-west-3') {\n"
+           "  if (total > 7500) return 'free shipping over threshold';\n"
+           "  return 'standard shipping rate';\n}\n",
+           "import { shippingLabel } from '../src/badge';\n\ndescribe('shipping', () => {\n"
+           "  test('new case', () => {\n    const region = 'eu-west-3';\n"
+           "    expect(shippingLabel(9000, region)).toBe('free shipping over threshold');\n  });\n"
+           "\n  test('other case', () => {\n"
+           "    expect(shippingLabel(10)).toBe('standard shipping rate');\n  });\n});\n")
+SHIP_CHECKS = (("positive", "free shipping over threshold", literal()),
+               ("negative-fed", "eu-west-3", FED),
+               ("negative-not-run", "standard shipping rate", UNGRADED))
+SCOPE_CHECKS = (SHIP_CHECKS[0], SHIP_CHECKS[2])
+SHIP_PY = ('def shipping_label(total, region="eu-west-3"):\n    if total > 7500:\n'
+           '        return "free shipping over threshold"\n    return "standard shipping rate"\n',
+           '@pytest.mark.parametrize("region", ["eu-west-3"])\ndef test_new(region):\n'
+           '    assert shipping_label(9000, region) == "free shipping over threshold"\n\n\n'
+           'def test_other():\n    assert shipping_label(10) == "standard shipping rate"\n')
+SHIP_PY_CLASS = (SHIP_PY[0], 'class TestShipping:\n    @pytest.mark.parametrize("region", '
+                 '["eu-west-3"])\n    def test_new(self, region):\n        assert shipping_label('
+                 '9000, region) == "free shipping over threshold"\n\n    def test_other(self):\n'
+                 '        assert shipping_label(10) == "standard shipping rate"\n')
+JACKSON = ("package com.acme;\n", "package com.acme;\n\n"
+           "import com.fasterxml.jackson.databind.ObjectMapper;\n")
+SHIP_JAVA = ("    public static String shippingLabel(int total, String region) {\n"
+             '        if (total > 7500 && region.equals("eu-west-3")) {\n'
+             '            return "free shipping over threshold";\n        }\n'
+             '        return "standard shipping rate";\n    }\n',
+             '    @Test\n    void newCase() {\n        String region = "eu-west-3";\n        '
+             'assertEquals("free shipping over threshold", Badge.shippingLabel(9000, region));\n'
+             "    }\n\n    @Test\n    void otherCase() {\n"
+             '        assertEquals("standard shipping rate", Badge.shippingLabel(10, "us"));\n'
+             "    }\n")
+SHIP_GO = ("func ShippingLabel(total int, region string) string {\n"
+           '    if region == "eu-west-3" && total > 7500 {\n'
+           '        return "free shipping over threshold"\n    }\n'
+           '    return "standard shipping rate"\n}\n')
+SEG_JS = ("export function loadModule(name, port) {\n"
+          "  if (port > 65535) throw new Error(`bad port ${port}`);\n"
+          "  throw new Error(`Cannot find module ${name} in registry`);\n}\n\n"
+          "export const missing = (name) => `Config section missing: ${name}`;\n",
+          "import { loadModule, summarize } from '../src/badge';\n\ntest('new case', () => {\n"
+          "  expect(() => loadModule('left-pad', 1)).toThrow('Cannot find module left-pad in "
+          "registry');\n  expect(() => loadModule('x', 70000)).toThrow('bad port 70000');\n"
+          "  const lines = ['Config section missing: db'];\n  expect(summarize(lines)).toBe(1);\n"
+          "});\n")
+
+CASES: list[Case] = [
+    # A name bound inside a function is local on both sides; a module-level one crosses.
+    Case("local", "python",
+         "def sum_prices(items):\n    subtotal = 0\n    for entry in items:\n"
+         "        subtotal += entry\n    return subtotal\n",
+         "def test_new():\n    from pkg.core import sum_prices\n\n    subtotal = 0\n"
+         "    for entry in [1, 2]:\n        subtotal += entry\n"
+         "    assert sum_prices([1, 2]) == subtotal\n", local_checks("sum_prices")),
+    # An asserted test string equal to a gold local names no definition.
+    Case("local", "python",
+         'def describe(cfg):\n    retry_budget = cfg.get("retries", 3)\n'
+         '    return f"{retry_budget} retries"\n',
+         'def test_new():\n    from pkg.core import describe\n\n'
+         '    assert "retry_budget" not in describe({})\n',
+         (("positive-function", "describe", crosses("function")),
+          ("negative-string", "retry_budget", LOCAL_W))),
+    Case("local", "go",
+         "func SumPrices(items []int) int {\n    subtotal := 0\n"
+         "    for _, entry := range items {\n        subtotal += entry\n    }\n"
+         "    return subtotal\n}\n",
+         "func TestNew(t *testing.T) {\n    subtotal := 0\n"
+         "    for _, entry := range []int{1, 2} {\n        subtotal += entry\n    }\n"
+         "    assert.Equal(t, subtotal, SumPrices([]int{1, 2}))\n}\n", local_checks("SumPrices")),
+    *js_like("local",
+             "export function sumPrices(items) {\n  let subtotal = 0;\n"
+             "  for (const entry of items) {\n    subtotal += entry;\n  }\n  return subtotal;\n}\n",
+             "import { sumPrices } from '../src/badge';\n\ntest('new case', () => {\n"
+             "  let subtotal = 0;\n  for (const entry of [1, 2]) {\n    subtotal += entry;\n  }\n"
+             "  expect(sumPrices([1, 2])).toBe(subtotal);\n});\n", local_checks("sumPrices")),
+    Case("local", "java",
+         "    public static int sumPrices(int[] items) {\n        int subtotal = 0;\n"
+         "        for (int entry : items) {\n            subtotal += entry;\n        }\n"
+         "        return subtotal;\n    }\n",
+         "    @Test\n    void newCase() {\n        int subtotal = 0;\n"
+         "        for (int entry : new int[] {1, 2}) {\n            subtotal += entry;\n        }\n"
+         "        assertEquals(subtotal, Badge.sumPrices(new int[] {1, 2}));\n    }\n",
+         local_checks("sumPrices")),
+    # A field set on a library's object is a use; one of a type the gold declares crosses.
+    Case("field", "python",
+         "def make_session():\n    session = requests.Session()\n    session.trust_env = False\n"
+         "    return session\n\n\nclass RetryPolicy:\n    def __init__(self):\n"
+         "        self.max_attempts = 3\n",
+         "def test_new():\n    from pkg.core import RetryPolicy, make_session\n\n"
+         "    assert make_session().trust_env is False\n"
+         "    assert RetryPolicy().max_attempts == 3\n",
+         (("positive", "max_attempts", crosses("field")),
+          ("negative", "trust_env", Want(defuse="none", rule=FOREIGN)))),
+    Case("field", "go",
+         "func ClientConfig() *tls.Config {\n    cfg := &tls.Config{InsecureSkipVerify: true}\n"
+         '    cfg.ServerName = "shop.example.com"\n    return cfg\n}\n\n'
+         "type RetryOptions struct {\n    MaxAttempts int\n}\n",
+         "func TestNew(t *testing.T) {\n    opts := RetryOptions{MaxAttempts: 3}\n"
+         "    assert.Equal(t, 3, opts.MaxAttempts)\n"
+         "    assert.True(t, ClientConfig().InsecureSkipVerify)\n"
+         '    assert.NotEmpty(t, ClientConfig().ServerName)\n}\n',
+         (("positive", "MaxAttempts", crosses("field")),
+          ("negative", "InsecureSkipVerify", Want(defuse="none", rule=FOREIGN)),
+          ("negative-assign", "ServerName", Want(defuse="none", rule=FOREIGN)))),
+    *js_like("field",
+             "export function configureAgent(agent) {\n  agent.keepAlive = true;\n  return agent;\n"
+             "}\n\nexport class RetryPolicy {\n  constructor() {\n    this.maxAttempts = 3;\n  }\n"
+             "}\n",
+             "import http from 'http';\nimport { RetryPolicy, configureAgent } from '../src/badge';"
+             "\n\ntest('new case', () => {\n"
+             "  expect(configureAgent(new http.Agent()).keepAlive).toBe(true);\n"
+             "  expect(new RetryPolicy().maxAttempts).toBe(3);\n});\n",
+             (("positive", "maxAttempts", crosses("field")),
+              ("negative", "keepAlive", Want(defuse="none", rule=FOREIGN)))),
+    # A prop of a component the gold declares, set by the test as a JSX attribute.
+    Case("field", "tsx",
+         "export interface ToneProps {\n  tone: string;\n}\n\n"
+         "export function ToneBadge({ tone }: ToneProps): JSX.Element {\n"
+         "  return <span className={tone}>{tone}</span>;\n}\n",
+         "import { ToneBadge } from '../src/Badge';\n\ntest('new case', () => {\n"
+         "  const { container } = render(<ToneBadge tone=\"warn\" />);\n"
+         "  expect(container.firstChild.className).toBe('warn');\n});\n",
+         (("positive-jsx", "tone", crosses()),
+          ("negative-jsx", "className", Want(defuse="none")))),
+    Case("field", "java",
+         "    public static GridBagConstraints wide() {\n"
+         "        GridBagConstraints c = new GridBagConstraints();\n        c.gridwidth = 2;\n"
+         "        return c;\n    }\n\n    public static class RetryPolicy {\n"
+         "        public int maxAttempts = 3;\n    }\n",
+         "    @Test\n    void newCase() {\n        assertEquals(2, Badge.wide().gridwidth);\n"
+         "        assertEquals(3, new Badge.RetryPolicy().maxAttempts);\n    }\n",
+         (("positive", "maxAttempts", crosses("field")),
+          ("negative", "gridwidth", Want(defuse="none", rule=FOREIGN)))),
+    # A test's mock implementing a library interface defines nothing the gold's calls cross to;
+    # a method of a type the gold declares, called by the test, crosses.
+    Case("mock", "python",
+         "def rewind(fh):\n    fh.seek(0)\n    return fh\n\n\nclass LogFile:\n"
+         "    def rotate_logs(self):\n        return True\n",
+         "class FakeFile:\n    def seek(self, offset, whence=0):\n        self.offset = offset\n"
+         "        return offset\n\n\ndef test_new():\n    from pkg.core import LogFile, rewind\n\n"
+         "    fh = FakeFile()\n    rewind(fh)\n    assert fh.seek(0, 1) == 0\n"
+         "    assert LogFile().rotate_logs()\n",
+         (("positive", "rotate_logs", crosses("method")),
+          ("negative", "seek", Want(defuse="none", kind="identifier")))),
+    Case("mock", "go",
+         "func Rewind(s io.Seeker) error {\n    _, err := s.Seek(0, io.SeekStart)\n    return err\n"
+         "}\n\nfunc Reset(f *os.File) error {\n    return f.Truncate(0)\n}\n\n"
+         "type LogFile struct{ size int64 }\n\nfunc (l *LogFile) Shrink(size int64) error {\n"
+         "    l.size = size\n    return nil\n}\n",
+         "type fakeFile struct{ pos int64 }\n\n"
+         "func (f *fakeFile) Seek(offset int64, whence int) (int64, error) {\n"
+         "    f.pos = offset\n    return offset, nil\n}\n\n"
+         "func (f *fakeFile) Truncate(size int64) error { return nil }\n\n"
+         "func TestNew(t *testing.T) {\n    f := &fakeFile{pos: 9}\n"
+         "    assert.NoError(t, Rewind(f))\n    assert.NoError(t, f.Truncate(0))\n"
+         "    pos, _ := f.Seek(0, io.SeekCurrent)\n    assert.Zero(t, pos)\n"
+         "    assert.NoError(t, (&LogFile{}).Shrink(0))\n}\n",
+         (("positive", "Shrink", crosses("method")),
+          ("negative", "Seek", Want(defuse="none", kind="identifier")),
+          ("negative-truncate", "Truncate", Want(defuse="none", kind="identifier")))),
+    *js_like("mock",
+             "export function flushTo(stream, lines) {\n"
+             "  for (const line of lines) stream.write(line);\n}\n\nexport class LogFile {\n"
+             "  rotateLogs() {\n    return true;\n  }\n}\n",
+             "import { LogFile, flushTo } from '../src/badge';\n\nclass FakeStream {\n"
+             "  constructor() {\n    this.chunks = [];\n  }\n\n  write(chunk) {\n"
+             "    this.chunks.push(chunk);\n  }\n}\n\ntest('new case', () => {\n"
+             "  const s = new FakeStream();\n  flushTo(s, ['a']);\n  s.write('b');\n"
+             "  expect(s.chunks).toEqual(['a', 'b']);\n"
+             "  expect(new LogFile().rotateLogs()).toBe(true);\n});\n",
+             (("positive", "rotateLogs", crosses("method")),
+              ("negative", "write", Want(defuse="none", kind="identifier")))),
+    Case("mock", "java",
+         "    public static long stamp(InstantSource source) {\n        return source.millis();\n"
+         "    }\n\n    public static class LogFile {\n        public boolean rotateLogs() {\n"
+         "            return true;\n        }\n    }\n",
+         "    static class FixedSource implements InstantSource {\n"
+         "        public Instant instant() {\n            return Instant.EPOCH;\n        }\n\n"
+         "        public long millis() {\n            return 42L;\n        }\n    }\n\n"
+         "    @Test\n    void newCase() {\n        FixedSource source = new FixedSource();\n"
+         "        assertEquals(source.millis(), Badge.stamp(source));\n"
+         "        assertTrue(new Badge.LogFile().rotateLogs());\n    }\n",
+         (("positive", "rotateLogs", crosses("method")),
+          ("negative", "millis", Want(defuse="none", kind="identifier")))),
+    # Package names and import paths never cross; a gold definition the test imports does.
+    Case("import", "python",
+         'from ruamel.yaml import YAML\n\n\ndef load_settings(text):\n'
+         '    return YAML(typ="safe").load(text)\n',
+         'from ruamel.yaml import YAML\n\n\ndef test_new():\n    from pkg.core import load_settings'
+         '\n\n    assert load_settings("a: 1") == YAML(typ="safe").load("a: 1")\n',
+         (("positive", "load_settings", crosses("function")),
+          ("negative", "ruamel", Want(defuse="none", rule=IMPORT)),
+          ("negative-class", "YAML", Want(defuse="none")))),
+    Case("import", "go", "", "", gold_files={"ratelimit/limiter.go": tabs(
+        'package ratelimit\n\nimport "golang.org/x/time/rate"\n\n'
+        "func NewLimiter(burst int) *rate.Limiter {\n"
+        "    return rate.NewLimiter(rate.Limit(burst), burst)\n}\n")},
+        test_files={"ratelimit/limiter_test.go": tabs(
+            'package ratelimit\n\nimport (\n    "testing"\n\n    "golang.org/x/time/rate"\n)\n\n'
+            "func TestNew(t *testing.T) {\n    var l *rate.Limiter = NewLimiter(5)\n"
+            '    if l.Burst() != 5 {\n        t.Fatal("burst")\n    }\n}\n')},
+        checks=(("positive", "NewLimiter", crosses("function")),
+                ("negative", "ratelimit", Want(defuse="none", rule=IMPORT)),
+                ("negative-path", "golang.org/x/time/rate", ABSENT),
+                ("negative-qualifier", "rate", Want(defuse="none")))),
+    *js_like("import",
+             "import yaml from 'js-yaml';\n\nexport function loadSettings(text) {\n"
+             "  return yaml.load(text);\n}\n",
+             "import yaml from 'js-yaml';\nimport { loadSettings } from '../src/badge';\n\n"
+             "test('new case', () => {\n  expect(loadSettings('a: 1')).toEqual(yaml.load('a: 1'));"
+             "\n});\n",
+             (("positive", "loadSettings", crosses("function")),
+              ("negative", "js-yaml", ABSENT), ("negative-name", "yaml", Want(defuse="none")))),
+    Case("import", "java",
+         "    public static ObjectMapper mapper() {\n        return new ObjectMapper();\n    }\n",
+         "    @Test\n    void newCase() {\n"
+         "        assertEquals(new ObjectMapper().getClass(), Badge.mapper().getClass());\n    }\n",
+         (("positive", "mapper", crosses("method")),
+          ("negative", "jackson", Want(defuse="none", rule=IMPORT)),
+          ("negative-class", "ObjectMapper", Want(defuse="none"))),
+         edits=(JACKSON,), test_edits=(JACKSON,)),
+    # Config files yield keys and values, never definitions; a value the test asserts is a
+    # literal candidate.
+    Case("config", "ini", "",
+         "def test_new():\n    import otherlib\n    import somelib\n\n"
+         '    from pkg.core import cfg\n\n    assert somelib.parse(otherlib.load("x"))\n'
+         '    assert cfg().get("acme", "log_format") == "json-lines"\n',
+         (("positive", "json-lines", literal()),
+          ("negative", "otherlib", Want(defuse="none", decl="value")),
+          ("negative-pin", "somelib", ABSENT)),
+         on="python", base={"setup.cfg": "[options]\ninstall_requires =\n    requests\n"},
+         gold_files={"setup.cfg": "[options]\ninstall_requires =\n    requests\n"
+                     "    somelib>=1.4\n    otherlib\n\n[acme]\nlog_format = json-lines\n"}),
+    # Data files: a value the gold adds and the graded test asserts; comments yield nothing.
+    Case("datafile", "yaml", "",
+         'def test_new():\n    from pkg.core import load_defaults\n\n    cfg = load_defaults()\n'
+         '    assert cfg["service"]["region"] == "eu-west-3"\n'
+         '    assert cfg["service"]["replicas"] == 120\n    assert "us-east-9" not in str(cfg)\n'
+         '    assert cfg["service"].get("zone", "eu-west-3a") == "eu-west-3a"\n',
+         (("positive", "eu-west-3", literal()), ("positive-number", "120", literal("number")),
+          ("negative-comment", "us-east-9", ABSENT), ("negative-unadded", "widgets", ABSENT)),
+         on="python", base={"config/defaults.yaml": "service:\n  name: widgets\n"},
+         gold_files={"config/defaults.yaml": "service:\n  name: widgets\n  region: eu-west-3\n"
+                     "  # region: us-east-9\n  replicas: 120\n"}),
+    Case("datafile", "json", "",
+         'def test_new():\n    from pkg.core import load_limits\n\n'
+         '    limits = load_limits(override={"fallback_region": "ap-south-2"})\n'
+         '    assert limits["max_batch_size"] == 640\n',
+         (("positive", "640", literal("number")), ("negative-fed", "ap-south-2", FED)),
+         on="python", base={"config/limits.json": '{\n  "timeout": 30\n}\n'},
+         gold_files={"config/limits.json": '{\n  "timeout": 30,\n  "max_batch_size": 640,\n'
+                     '  "fallback_region": "ap-south-2"\n}\n'}),
+    Case("datafile", "toml", "",
+         'def test_new():\n    from pkg.core import settings\n\n'
+         '    assert settings()["log_format"] == "json-lines"\n\n\n'
+         'def test_other():\n    assert settings()["legacy_format"] == "plain-text"\n',
+         (("positive", "json-lines", literal()), ("negative-not-run", "plain-text", UNGRADED)),
+         on="python", base={"pyproject.toml": '[project]\nname = "widgets"\n'},
+         gold_files={"pyproject.toml": '[project]\nname = "widgets"\n\n[tool.widgets]\n'
+                     'log_format = "json-lines"\nlegacy_format = "plain-text"\n'}),
+    # A data file the graded test reads by name (its expected values) counts on the test side.
+    Case("datafile", "json", 'DEFAULT_REGION = "eu-west-3"\n',
+         "def test_new():\n    import json\n    from pathlib import Path\n\n"
+         "    from pkg.core import DEFAULT_REGION\n\n"
+         '    data = json.loads(Path(__file__).with_name("expected_region.json").read_text())\n'
+         '    assert DEFAULT_REGION == data["region"]\n',
+         (("positive-test-side", "eu-west-3", Want(defuse="", rule="literal", kind="string")),),
+         on="python", test_files={"tests/expected_region.json": '{"region": "eu-west-3"}\n'}),
+    # Text of docs and comments, even where a hunk starts inside them, yields no candidate.
+    *[Case("doc", lang, gold, test, (("positive", name, crosses()),
+                                     ("negative", doc, ABSENT), ("negative-comment", cmt, ABSENT)),
+           edits=(("line five", f"line five, see {doc}"),))
+      for lang, gold, test, name, doc, cmt in [
+          ("python", "# legacy_stripes is gone.\ndef render_stripes(items):\n    return items\n",
+           "def test_new():\n    from pkg.core import render_stripes\n\n    zebra_mode = True\n"
+           "    legacy_stripes = False\n"
+           "    assert render_stripes([zebra_mode, legacy_stripes]) == [True, False]\n",
+           "render_stripes", "zebra_mode", "legacy_stripes"),
+          ("go", "// legacyStripes is gone.\nfunc RenderStripes(n int) int {\n    return n\n}\n",
+           "func TestNew(t *testing.T) {\n    zebraMode, legacyStripes := 1, 2\n"
+           "    assert.Equal(t, 3, RenderStripes(zebraMode+legacyStripes))\n}\n",
+           "RenderStripes", "zebraMode", "legacyStripes"),
+          *[(lang,
+             "// legacyStripes is gone.\nexport function renderStripes(n) {\n  return n;\n}\n",
+             "import { renderStripes } from '../src/badge';\n\ntest('new case', () => {\n"
+             "  const zebraMode = 1;\n  const legacyStripes = 2;\n"
+             "  expect(renderStripes(zebraMode + legacyStripes)).toBe(3);\n});\n",
+             "renderStripes", "zebraMode", "legacyStripes")
+            for lang in ("javascript", "typescript", "tsx")],
+          ("java", "    // legacyStripes is gone.\n    public static int renderStripes(int n) {\n"
+           "        return n;\n    }\n",
+           "    @Test\n    void newCase() {\n        int zebraMode = 1;\n"
+           "        int legacyStripes = 2;\n"
+           "        assertEquals(3, Badge.renderStripes(zebraMode + legacyStripes));\n    }\n",
+           "renderStripes", "zebraMode", "legacyStripes")]],
+    # The test side counts only inside FAIL_TO_PASS tests, and a literal only where asserted.
+    Case("graded", "python", *SHIP_PY, SHIP_CHECKS),
+    Case("graded", "go", SHIP_GO,
+         "func TestNew(t *testing.T) {\n    tests := []struct {\n        region string\n"
+         "        want   string\n    }{\n"
+         '        {region: "eu-west-3", want: "free shipping over threshold"},\n    }\n'
+         "    for _, tt := range tests {\n"
+         "        assert.Equal(t, tt.want, ShippingLabel(9000, tt.region))\n    }\n}\n\n"
+         "func TestOther(t *testing.T) {\n"
+         '    assert.Equal(t, "standard shipping rate", ShippingLabel(10, "us"))\n}\n',
+         SHIP_CHECKS),
+    *js_like("graded", *SHIP_JS, SHIP_CHECKS),
+    Case("graded", "java", *SHIP_JAVA, SHIP_CHECKS),
+    # FAIL_TO_PASS id formats: each names one block; its sibling is not graded.
+    Case("scope", "python", *SHIP_PY_CLASS, SCOPE_CHECKS,
+         f2p=("tests/test_core.py::TestShipping::test_new",)),
+    Case("scope", "python", *SHIP_PY, SCOPE_CHECKS, f2p=("tests/test_core.py::test_new[eu]",)),
+    Case("scope", "go", SHIP_GO,
+         'func TestNew(t *testing.T) {\n    t.Run("renders label", func(t *testing.T) {\n'
+         '        assert.Equal(t, "free shipping over threshold", ShippingLabel(9000, "eu-west-3"))'
+         '\n    })\n    t.Run("renders fallback", func(t *testing.T) {\n'
+         '        assert.Equal(t, "standard shipping rate", ShippingLabel(10, "us"))\n    })\n}\n',
+         SCOPE_CHECKS, f2p=("TestNew/renders label",)),
+    *[c for ids in (("shipping new case",), ("new case",)) for c in js_like(
+        "scope", *SHIP_JS, SCOPE_CHECKS, f2p=ids)],
+    *js_like("scope", *SHIP_JS, SCOPE_CHECKS, f2p=lambda path: (f"{path} | shipping new case",)),
+    *[Case("scope", "java", *SHIP_JAVA, SCOPE_CHECKS, f2p=(i,))
+      for i in ("BadgeTest.newCase", "com.acme.BadgeTest#newCase", "BadgeTest#newCase")],
+    # Definitions only the syntax tree sees: members of const/var blocks, struct fields, class
+    # methods and annotated fields, edited into existing declarations.
+    Case("syntax-def", "go",
+         "func Backoff() int {\n    const maxRetries = 5\n    return maxRetries\n}\n",
+         "func TestNew(t *testing.T) {\n    const maxRetries = 5\n"
+         "    assert.NotEqual(t, StoreDisk, StoreRedisCluster)\n"
+         "    assert.True(t, errors.Is(ErrQuotaExceeded, ErrQuotaExceeded))\n"
+         "    assert.Equal(t, 5, Options{Burst: 5}.Burst)\n"
+         "    assert.Equal(t, maxRetries, Backoff())\n}\n",
+         (("positive-const", "StoreRedisCluster", crosses("constant")),
+          ("positive-var", "ErrQuotaExceeded", crosses("variable")),
+          ("positive-field", "Burst", crosses("field")), ("negative", "maxRetries", LOCAL_W)),
+         edits=(("    StoreDisk\n", "    StoreDisk\n    StoreRedisCluster\n"),
+                ('("not found")\n', '("not found")\n    ErrQuotaExceeded = errors.New("quota")\n'),
+                ("    Size int\n", "    Size int\n    Burst int\n"))),
+    Case("syntax-def", "python",
+         "def tally(items):\n    running_total: int = 0\n    for item in items:\n"
+         "        running_total += item\n    return running_total\n",
+         "def test_new():\n    from pkg.core import Settings, tally\n\n    running_total: int = 0\n"
+         "    assert Settings().backoff_seconds == 0.5\n"
+         "    assert Settings(backoff_seconds=1.0).backoff_seconds == 1.0\n"
+         "    assert tally([1]) == running_total + 1\n",
+         (("positive", "backoff_seconds", crosses("field")),
+          ("negative", "running_total", LOCAL_W)),
+         edits=(("    timeout: float = 10.0\n",
+                 "    timeout: float = 10.0\n    backoff_seconds: float = 0.5\n"),)),
+    *[Case("syntax-def", lang,
+           "export function drain(limiter: RateLimiter): number {\n"
+           "  let remaining: number = limiter.capacity;\n  return remaining;\n}\n",
+           "import { RateLimiter, drain } from '../src/badge';\n\ntest('new case', () => {\n"
+           "  const remaining: number = 10;\n  const limiter = new RateLimiter();\n"
+           "  expect(limiter.tryAcquire()).toBe(true);\n  expect(limiter.burstSize).toBe(5);\n"
+           "  expect(drain(limiter)).toBe(remaining);\n});\n",
+           (("positive-method", "tryAcquire", crosses("method")),
+            ("positive-field", "burstSize", crosses("field")),
+            ("negative", "remaining", LOCAL_W)),
+           edits=(("  capacity: number = 10;\n", "  capacity: number = 10;\n"
+                   "  burstSize: number = 5;\n\n  tryAcquire(): boolean {\n"
+                   "    return this.capacity > 0;\n  }\n"),))
+      for lang in ("typescript", "tsx")],
+    Case("syntax-def", "java",
+         "    public static final int MAX_BURST = 5;\n\n    public boolean tryAcquire() {\n"
+         "        int remaining = 3;\n        return remaining > 0;\n    }\n",
+         "    @Test\n    void newCase() {\n        int remaining = 3;\n"
+         "        assertEquals(5, Badge.MAX_BURST);\n"
+         "        assertTrue(new Badge().tryAcquire());\n        assertTrue(remaining > 0);\n"
+         "    }\n",
+         (("positive-constant", "MAX_BURST", crosses("constant")),
+          ("positive-method", "tryAcquire", crosses("method")),
+          ("negative", "remaining", LOCAL_W))),
+    # A ≥12-character fixed segment of a gold format string inside an asserted test string.
+    Case("segment", "python",
+         'def check_version(v, port):\n    if not v[0].isdigit():\n'
+         '        log.warning(f"Unable to parse old version {v}")\n    if port > 65535:\n'
+         '        raise ValueError(f"bad port {port}")\n\n\n'
+         'def missing(name):\n    return f"Config section missing: {name}"\n',
+         'def test_new(caplog):\n    check_version("blabla", 80)\n'
+         '    assert caplog.messages == ["Unable to parse old version blabla"]\n'
+         '    with pytest.raises(ValueError, match="bad port 70000"):\n'
+         '        check_version("1.0", 70000)\n    lines = ["Config section missing: db"]\n'
+         "    assert summarize(lines) == 1\n", seg_checks("Unable to parse old version")),
+    Case("segment", "go",
+         "func OpenConfig(path string, port int) error {\n    if port > 65535 {\n"
+         '        return fmt.Errorf("bad port %d", port)\n    }\n'
+         '    return fmt.Errorf("open config file %s: %w", path, os.ErrNotExist)\n}\n\n'
+         'func Missing(name string) string {\n    return fmt.Sprintf("Config section missing: %s", '
+         "name)\n}\n",
+         "func TestNew(t *testing.T) {\n"
+         '    assert.EqualError(t, OpenConfig("/etc/app.yaml", 80), '
+         '"open config file /etc/app.yaml: file does not exist")\n'
+         '    assert.EqualError(t, OpenConfig("x", 70000), "bad port 70000")\n'
+         '    lines := []string{"Config section missing: db"}\n'
+         "    assert.Equal(t, 1, len(lines))\n}\n", seg_checks("open config file")),
+    *js_like("segment", *SEG_JS, (*seg_checks("Cannot find module"),
+                                   ("negative-short-tail", "in registry", ABSENT))),
+    Case("segment", "java",
+         "    public static String openConfig(String path) {\n"
+         '        return String.format("Unable to open config %s", path);\n    }\n\n'
+         "    public static String badPort(int port) {\n"
+         '        return String.format("bad port %d", port);\n    }\n\n'
+         "    public static String missing(String name) {\n"
+         '        return String.format("Config section missing: %s", name);\n    }\n',
+         "    @Test\n    void newCase() {\n"
+         '        assertEquals("Unable to open config app.yml", Badge.openConfig("app.yml"));\n'
+         '        assertEquals("bad port 70000", Badge.badPort(70000));\n'
+         '        String line = "Config section missing: db";\n'
+         "        assertTrue(Badge.summarize(line));\n    }\n",
+         seg_checks("Unable to open config")),
+    # A string naming what the other side defines crosses; one naming what it only uses
+    # (a library's attribute) does not.
+    Case("string-name", "python",
+         "def render_compact(items, compact=True):\n"
+         "    return [mimetypes.guess_type(i) for i in items] if compact else items\n",
+         "def test_new(monkeypatch):\n    from pkg import core\n\n"
+         '    monkeypatch.setattr(core.mimetypes, "guess_type", lambda p: ("image/png", None))\n'
+         '    assert getattr(core, "render_compact")(["a.png"]) == [("image/png", None)]\n'
+         '    assert core.helper(**{"compact": 1}) == {"compact": 1}\n'
+         '    assert "guess_type" not in vars(core)\n',
+         (("positive", "render_compact", crosses("function", NAMED)),
+          ("positive-kwargs", "compact", crosses("parameter", NAMED)),
+          ("negative", "guess_type", Want(defuse="none", rule=FOREIGN))),
+         xfail={"positive-kwargs": "a string naming a gold parameter does not cross: without "
+                "telling a dict key from a message (`t.Fatal(\"burst\")`) or a parametrize "
+                "argument name, both noise, the parameter case is left out"}),
+    *js_like("string-name",
+             "export class Client {\n  constructor() {\n    this.retryLimit = 3;\n  }\n\n"
+             "  load(path) {\n    return fs.readFileSync(path);\n  }\n}\n",
+             "import fs from 'fs';\nimport { Client } from '../src/badge';\n\n"
+             "test('new case', () => {\n  jest.spyOn(fs, 'readFileSync');\n"
+             "  expect(new Client()['retryLimit']).toBe(3);\n  new Client().load('a.json');\n"
+             "  expect(fs.readFileSync).toHaveBeenCalledWith('a.json');\n});\n",
+             (("positive", "retryLimit", crosses("field", NAMED)),
+              ("negative", "readFileSync", Want(defuse="none", rule=FOREIGN)))),
+    Case("string-name", "go",
+         "type Report struct {\n    TotalCount int\n}\n\n"
+         "func Load(path string, burst int) ([]byte, error) {\n"
+         "    return os.ReadFile(path)\n}\n",
+         "func TestNew(t *testing.T) {\n    r := Report{}\n"
+         '    assert.True(t, reflect.ValueOf(r).FieldByName("TotalCount").IsValid())\n'
+         '    assert.Equal(t, "ReadFile", runtimeName(Load))\n'
+         '    if runtimeName(Load) == "" {\n        t.Fatal("burst")\n    }\n}\n',
+         (("positive", "TotalCount", crosses("field", NAMED)),
+          ("negative", "ReadFile", Want(defuse="none", rule=FOREIGN)),
+          # A message equal to a gold parameter's name is no keyword passed by name.
+          ("negative-param-message", "burst", Want(defuse="none")))),
+    Case("string-name", "java",
+         "    public static String renderCompact() {\n        return \"\";\n    }\n\n"
+         "    public static String describe(Exception e) {\n        return e.getMessage();\n"
+         "    }\n",
+         "    @Test\n    void newCase() throws Exception {\n"
+         '        assertNotNull(Badge.class.getMethod("renderCompact"));\n'
+         '        assertEquals("getMessage", Throwable.class.getMethod("getMessage").getName());\n'
+         "    }\n",
+         (("positive", "renderCompact", crosses("method", NAMED)),
+          ("negative", "getMessage", Want(defuse="none", rule=FOREIGN)))),
+]
+
+
+def _params() -> list[object]:
+    out: list[object] = []
+    for case in CASES:
+        for suffix, constant, want in case.checks:
+            marks = ([pytest.mark.xfail(strict=True, reason=case.xfail[suffix])]
+                     if suffix in case.xfail else [])
+            tag = f"[{case.ids[0]}]" if case.rule == "scope" else ""
+            out.append(pytest.param(case, constant, want, marks=marks,
+                                    id=f"{case.rule}-{case.lang}-{suffix}{tag}"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def proposal(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Case], Proposal]:
+    """One repository and one `propose` per case, shared by its checks."""
+    cache: dict[int, Proposal] = {}  # by id(case): CASES lives as long as the module
+
+    def get(case: Case) -> Proposal:
+        if id(case) not in cache:
+            cache[id(case)] = run(tmp_path_factory.mktemp("repo"), case)
+        return cache[id(case)]
+    return get
+
+
+@pytest.mark.parametrize(("case", "constant", "want"), _params())
+def test_rule(case: Case, constant: str, want: Want,
+              proposal: Callable[[Case], Proposal]) -> None:
+    got = [c for c in proposal(case).candidates if c.constant == constant]
+    assert len(got) <= 1, got  # one candidate per constant
+    if want.absent:
+        assert not got, got
+        return
+    if want.absent_ok and not got:
+        return
+    if want.graded is False:  # never a graded candidate, whatever else it is
+        assert all(not c.graded_by and c.rule.startswith("not graded") for c in got), got
+    else:
+        assert got, f"{constant!r} is not a candidate"
+    if want.graded:
+        assert got[0].graded_by == sorted(case.ids), got[0]
+    for c in got:
+        for name in ("defuse", "rule", "kind", "decl", "asserting"):
+            expected = getattr(want, name)
+            assert expected is None or getattr(c, name) == expected, (name, c)
+
+
+# ---- format strings against prose --------------------------------------------------------------
+
+@pytest.mark.parametrize(("prose", "constant", "match"), [
+    pytest.param("Fail with open config: file not found when it is missing.",
+                 "open config: %w", "format segments", id="format-go-positive"),
+    pytest.param("Fail with a config error when it is missing.",
+                 "open config: %w", "", id="format-go-negative"),
+    pytest.param("Log 'Unable to parse old version' and the version given.",
+                 "Unable to parse old version {v}", "format segments", id="format-python-positive"),
+    pytest.param("Log a warning for an old version.",
+                 "Unable to parse old version {v}", "", id="format-python-negative"),
+    pytest.param("Throw Cannot find module left-pad in registry for unknown names.",
+                 "Cannot find module ${name} in registry", "format segments",
+                 id="format-javascript-positive"),
+    # Every fixed segment must be stated, not only the opening.
+    pytest.param("Throw Cannot find module for unknown names.",
+                 "Cannot find module ${name} in registry", "", id="format-javascript-negative"),
+])
+def test_format_segments_against_prose(prose: str, constant: str, match: str) -> None:
+    assert Prose(prose).match(constant) == match
+
+
+def test_segment_candidates_are_stated_by_prose_that_quotes_them(
+        proposal: Callable[[Case], Proposal]) -> None:
+    """The proposer's segment (not the whole template) is what the prose is matched against."""
+    case = next(c for c in CASES if c.rule == "segment" and c.lang == "go")
+    seg = {c.constant: c for c in proposal(case).candidates}["open config file"]
+    prose = Prose("Return open config file <path>: <cause> on failure.")
+    assert prose.match(seg.constant) == "exact"
