@@ -230,6 +230,15 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
     for path, f in test.facts.items():
         for name, (s, e) in f.functions.items():
             functions[name].append((path, s, e))
+    # A graded test that builds a test-local type (`FakeStream(...)`) reaches its methods:
+    # the code under test calls them.
+    methods: dict[str, list[tuple[str, int, int]]] = defaultdict(list)
+    for path, f in test.facts.items():
+        for t in f.tokens:
+            span = f.functions.get(t.value)
+            if t.role == "def" and t.decl == "method" and t.owner and span \
+                    and span[0] <= t.line <= span[1]:
+                methods[t.owner].append((path, *span))
     stems = {_stem(p) for p in test.facts}
     matched: set[str] = set()
     for test_id in ids:
@@ -251,6 +260,8 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
                 for path, s, e in functions.get(name, ()):
                     ranges[path].append((s, e, test_id))
                     todo += test.facts[path].calls.get(name, ())
+                for path, s, e in methods.get(name, ()):
+                    ranges[path].append((s, e, test_id))
     files: dict[str, list[str]] = {}
     for path in sorted({o.path for o in test.occs}):
         if path in test.facts:
@@ -309,7 +320,7 @@ def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
     if test_defs and gold_uses and not g_roles & {"def", "local"}:
         return "test→gold", "defined by the test, used by the gold"
     # A string on one side naming what the other side defines (`getattr(m, "new_func")`,
-    # a `{"new_param": 1}` of keyword arguments). A string naming what the other side only
+    # `monkeypatch.setattr(m, "new_func", ...)`). A string naming what the other side only
     # uses is most often a library's attribute (`monkeypatch.setattr(m, "guess_type")`).
     # Parameters are left out: a string equal to one is most often a message or a
     # `parametrize("region", ...)` argument name, not a keyword passed by name.
@@ -320,19 +331,26 @@ def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
         return "test→gold", "defined by the test, named by a string of the gold"
     if not g_roles and not t_roles:
         return "", "literal"
+    if any(o.role == "def" and o.decl == "method" and o.owner for o in test) \
+            and "def" not in g_roles:
+        return "none", "a method of the test's own type (a test double the gold calls)"
     if "local" in g_roles | t_roles:
         return "none", "a local variable"
+    if any(datafiles.format_of(o.path) for o in gold + test) and not (
+            "def" in g_roles or "def" in t_roles):
+        return "none", "a key or value of a data file (data defines no name)"
     if g_roles <= {"member-use"} and t_roles <= {"member-use"}:
         return "none", "a member of a type neither patch declares"
     return "none", "neither or both sides define it"
 
 
-def _locations(occs: Iterable[Occ]) -> list[str]:
-    def key(loc: str) -> tuple[str, int]:
-        path, _, line = loc.rpartition(":")
-        return path, int(line)
+def _loc_key(loc: str) -> tuple[str, int]:
+    path, _, line = loc.rpartition(":")
+    return path, int(line)
 
-    return sorted({o.where for o in occs}, key=key)[:MAX_LOCATIONS]
+
+def _locations(occs: Iterable[Occ]) -> list[str]:
+    return sorted({o.where for o in occs}, key=_loc_key)[:MAX_LOCATIONS]
 
 
 def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_length: int,
@@ -523,7 +541,8 @@ class _Defs:
                     word = _replaced_part(mine, words(t.value))
                     if word:
                         out[t.value] = Sibling(name=t.value, at=at, word=word)
-        return sorted(out.values(), key=lambda s: (s.word != "", s.at))[:MAX_LOCATIONS]
+        return sorted(out.values(), key=lambda s: (s.word != "", _loc_key(s.at)))[
+            :MAX_LOCATIONS]
 
     def signature(self, d: Occ) -> str:
         """A callable's declaration from its name to the body's opening (`:` or `{`), at

@@ -30,7 +30,9 @@ def test_every_demo_task_gets_its_expected_verdict(demo: tuple[Audit, dict]) -> 
 def test_demo_certifies_exactly_the_expected_constants(demo: tuple[Audit, dict]) -> None:
     audit, _ = demo
     got: dict[str, list[str]] = {k: [] for k in EXPECTED}
-    for r in audit.sql(DEMO, "select case_id, constant from witnesses order by 1, 2"):
+    # Claims only: a CONVENTION hypothesis is a witness too, but never a certified constant.
+    for r in audit.sql(DEMO, "select case_id, constant from witnesses where status = 'claim' "
+                             "order by 1, 2"):
         got[r["case_id"]].append(r["constant"])
     assert got == {k: sorted(v["constants"]) for k, v in EXPECTED.items()}
 
@@ -70,6 +72,23 @@ def test_reports_and_one_receipt_per_task(demo: tuple[Audit, dict]) -> None:
     assert "did not run" in report  # no agent: the screen did not run, and the report says so
 
 
+def test_receipts_show_why_a_constant_did_or_did_not_certify(
+        demo: tuple[Audit, dict]) -> None:
+    """Tasks 16-30 each show one proposer rule: the receipt's "Every candidate" table says
+    which (`receipt_shows`), and a docstring's words are never proposed (`receipt_lacks`)."""
+    audit, _ = demo
+    files = audit.files("demo")
+    wrong = []
+    for case, exp in EXPECTED.items():
+        receipt = files[f"cases/{case}/RECEIPT.md"].decode()
+        wrong += [(case, "missing", text) for text in exp.get("receipt_shows", [])
+                  if text not in receipt]
+        wrong += [(case, "present", text) for text in exp.get("receipt_lacks", [])
+                  if text in receipt]
+    assert not wrong
+    assert sum(bool(e.get("receipt_shows")) for e in EXPECTED.values()) >= 15
+
+
 def test_receipt_commands_print_nothing_in_a_checkout(demo: tuple[Audit, dict],
                                                       tmp_path: Path) -> None:
     """Paste each AIRTIGHT receipt command into a shell in a clone of the demo repository."""
@@ -93,7 +112,7 @@ def test_receipt_commands_print_nothing_in_a_checkout(demo: tuple[Audit, dict],
 
 def test_receipts_in_markdown_quote_the_command_exactly(demo: tuple[Audit, dict]) -> None:
     audit, _ = demo
-    for w in audit.sql(DEMO, "select case_id, command from witnesses"):
+    for w in audit.sql(DEMO, "select case_id, command from witnesses where status = 'claim'"):
         receipt = (audit.runs / "demo" / "cases" / w["case_id"] / "RECEIPT.md").read_text()
         assert f"\n{w['command']}\n" in receipt
 

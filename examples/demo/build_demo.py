@@ -658,6 +658,165 @@ def test_receipt_lines():
 ''',
 }
 
+# C6 gives tasks 16-30 their base: exporters in two formats (a naming convention to follow),
+# a backup writer, project defaults read from setup.cfg, and a CLI whose help is its module
+# docstring.
+C6_CLI_DOC = '''\
+"""Manage the ACME warehouse inventory file from the command line.
+
+    python -m widgets [--file PATH] COMMAND ...
+
+Commands:
+  list     show every item, low-stock quantities in red
+  value    print the total stock value (--currency USD, CAD or AUD)
+  add      add a new item: SKU NAME PRICE_CENTS QUANTITY
+
+The inventory is a JSON file: inventory.json in the current folder
+unless --file names another one. Every command reads the whole file;
+add writes it back with its keys sorted and two-space indentation,
+so that the file stays easy to compare between two days.
+
+Prices are whole cents everywhere: 250 means $2.50. Quantities are
+whole units and never negative.
+
+The exit status is 0 on success and 2 when the command line is wrong.
+"""
+'''
+
+C6_FILES = {
+    "widgets/cli.py": C3_FILES["widgets/cli.py"].replace(
+        '"""Command line interface: `python -m widgets --file inventory.json list`."""\n',
+        C6_CLI_DOC,
+    ).replace(
+        '    parser = argparse.ArgumentParser(prog="widgets", description="Manage an inventory '
+        'file.")\n',
+        '    parser = argparse.ArgumentParser(prog="widgets", description=__doc__,\n'
+        "                                     "
+        "formatter_class=argparse.RawDescriptionHelpFormatter)\n",
+    ),
+    "widgets/exporters.py": '''\
+"""Exporters: the inventory as text for other tools.
+
+Each exporter is a class whose export(inventory) method returns the whole text; the
+nightly jobs pick one by the format the receiving tool reads.
+"""
+
+import json
+
+
+class CsvExporter:
+    """Comma-separated values, one line per item, for spreadsheets."""
+
+    def export(self, inventory):
+        lines = ["sku,name,price_cents,quantity"]
+        for item in inventory:
+            lines.append(f"{item.sku},{item.name},{item.price_cents},{item.quantity}")
+        return "\\n".join(lines) + "\\n"
+
+
+class JsonExporter:
+    """The inventory's dictionary form as JSON, for the web dashboard."""
+
+    def export(self, inventory):
+        return json.dumps(inventory.to_dict(), indent=2, sort_keys=True) + "\\n"
+''',
+    "widgets/backup.py": '''\
+"""Nightly backups: the inventory written over the previous backup file."""
+
+import json
+
+
+def write_backup(inventory, stream):
+    """Write the inventory as JSON to `stream`, an open text file, over what it held."""
+    stream.seek(0)
+    stream.write(json.dumps(inventory.to_dict(), sort_keys=True))
+''',
+    "widgets/settings.py": '''\
+"""Project defaults: the [widgets] section of setup.cfg, for the warehouse scripts."""
+
+import configparser
+from pathlib import Path
+from types import SimpleNamespace
+
+SETUP_CFG = Path(__file__).resolve().parent.parent / "setup.cfg"
+
+
+def _value(text):
+    return int(text) if text.isdigit() else text
+
+
+def load_settings(path=SETUP_CFG):
+    parser = configparser.ConfigParser()
+    parser.read(path, encoding="utf-8")
+    section = parser["widgets"] if parser.has_section("widgets") else {}
+    return SimpleNamespace(**{key: _value(value) for key, value in section.items()})
+''',
+    "setup.cfg": """\
+[widgets]
+# Defaults the warehouse scripts read through widgets.settings.load_settings().
+currency = USD
+""",
+    "tests/test_exporters.py": '''\
+import json
+
+from widgets.exporters import CsvExporter, JsonExporter
+from widgets.inventory import Inventory, Item
+
+
+def make_inventory():
+    return Inventory([Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)])
+
+
+def test_csv_export():
+    assert CsvExporter().export(make_inventory()).splitlines() == [
+        "sku,name,price_cents,quantity",
+        "SPR-1,Sprocket,250,10",
+    ]
+
+
+def test_json_export():
+    assert json.loads(JsonExporter().export(make_inventory())) == make_inventory().to_dict()
+''',
+    "tests/test_backup.py": '''\
+import io
+import json
+
+from widgets.backup import write_backup
+from widgets.inventory import Inventory, Item
+
+
+def test_write_backup_writes_json():
+    inv = Inventory([Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)])
+    stream = io.StringIO()
+    write_backup(inv, stream)
+    assert json.loads(stream.getvalue()) == inv.to_dict()
+''',
+    "tests/test_settings.py": '''\
+from widgets.settings import load_settings
+
+
+def test_settings_from_setup_cfg():
+    assert load_settings().currency == "USD"
+
+
+def test_settings_without_the_section(tmp_path):
+    path = tmp_path / "setup.cfg"
+    path.write_text("[metadata]\\nname = other\\n", encoding="utf-8")
+    assert vars(load_settings(path)) == {}
+''',
+    "tests/test_cli.py": C3_FILES["tests/test_cli.py"] + '''\
+
+
+def test_help_lists_the_commands(capsys):
+    try:
+        main(["--help"])
+    except SystemExit as stop:
+        assert stop.code == 0
+    out = capsys.readouterr().out
+    assert "Commands:" in out and "whole cents" in out
+''',
+}
+
 COMMITS = [
     ("C1", "2024-01-15T09:00:00+00:00", "Initial inventory, errors and formatting", C1_FILES),
     ("C2", "2024-02-02T14:30:00+00:00", "Add pricing module with bulk discounts", C2_FILES),
@@ -665,6 +824,9 @@ COMMITS = [
     ("C4", "2024-04-22T16:45:00+00:00", "Add shipping cost and sales tax helpers", C4_FILES),
     # Appended later: the SHAs of C1-C4 (and so tasks 1-10) do not change.
     ("C5", "2024-05-27T11:20:00+00:00", "Add stock reports and counter receipts", C5_FILES),
+    # Appended after C5: the SHAs of C1-C5 (and so tasks 1-15) do not change.
+    ("C6", "2024-06-24T13:05:00+00:00", "Add exporters, backups, project settings and CLI help",
+     C6_FILES),
 ]
 
 # -- the tasks -------------------------------------------------------------------------------------
@@ -1146,6 +1308,603 @@ def test_export_csv_has_header_and_rows():
 '''),
         ],
         "fail_to_pass": ["tests/test_reports.py::test_export_csv_has_header_and_rows"],
+    },    # Tasks 16-30 (base C6) each show one rule of the syntax-aware proposer. Tasks 16-25 share
+    # a constant that must not certify (receipt_shows in EXPECTED_BY_N: why not); tasks 26-30
+    # share one that must.
+    {
+        # A local variable on both sides: `entry` is bound in a comprehension in each.
+        "n": 16,
+        "base": "C6",
+        "problem": (
+            "The purchasing dashboard shows the stock value but not how many units we hold. "
+            "Add `units_on_hand(inventory)` to widgets.reports: the total number of units in "
+            "stock, summed over every item of the inventory."
+        ),
+        "edits": [
+            ("widgets/reports.py", None, '''\
+
+
+def units_on_hand(inventory):
+    """Total units in stock, over every item."""
+    return sum(entry.quantity for entry in inventory)
+'''),
+            ("tests/test_reports.py",
+             "from widgets.reports import stock_report\n",
+             "from widgets.reports import stock_report, units_on_hand\n"),
+            ("tests/test_reports.py", None, '''\
+
+
+def test_units_on_hand_sums_every_item():
+    inv = Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2),
+    ])
+    assert units_on_hand(inv) == sum(entry.quantity for entry in inv) == 12
+'''),
+        ],
+        "fail_to_pass": ["tests/test_reports.py::test_units_on_hand_sums_every_item"],
+    },
+    {
+        # A field of a library's type: argparse's parser.allow_abbrev, set and read.
+        "n": 17,
+        "base": "C6",
+        "problem": (
+            "`widgets --fi stock.json list` works today, because argparse lets every long "
+            "option be shortened to any unique prefix. We are about to add more options "
+            "starting with the same letters, and scripts relying on shortened spellings would "
+            "then break or, worse, silently pick another option. Please make the command line "
+            "accept only option names spelled out in full."
+        ),
+        "edits": [
+            ("widgets/cli.py",
+             "                                     formatter_class=argparse.RawDescriptionHelp"
+             "Formatter)\n",
+             "                                     formatter_class=argparse.RawDescriptionHelp"
+             "Formatter)\n"
+             "    parser.allow_abbrev = False\n"),
+            ("tests/test_cli.py",
+             "import json\n\nfrom widgets.cli import main\n",
+             "import json\n\nimport pytest\n\nfrom widgets.cli import build_parser, main\n"),
+            ("tests/test_cli.py", None, '''\
+
+
+def test_options_must_be_spelled_in_full(tmp_path):
+    parser = build_parser()
+    assert parser.allow_abbrev is False
+    path = write_sample(tmp_path)
+    with pytest.raises(SystemExit):
+        main(["--fi", str(path), "list"])
+'''),
+        ],
+        "fail_to_pass": ["tests/test_cli.py::test_options_must_be_spelled_in_full"],
+    },
+    {
+        # Methods of a test double: the test's FakeStream defines truncate(), which the gold
+        # calls on the stream it is given (a file object's method, not the gold's own).
+        "n": 18,
+        "base": "C6",
+        "problem": (
+            "The nightly job opens yesterday's backup file once (mode `r+`) and hands it to "
+            "`widgets.backup.write_backup()`. When the inventory has shrunk since the last "
+            "backup, the file ends with the tail of the previous, longer backup right after "
+            "the new JSON, and the backup no longer parses. After a backup the file must hold "
+            "the new JSON and nothing else."
+        ),
+        "edits": [
+            ("widgets/backup.py",
+             "    stream.write(json.dumps(inventory.to_dict(), sort_keys=True))\n",
+             "    stream.write(json.dumps(inventory.to_dict(), sort_keys=True))\n"
+             "    stream.truncate()\n"),
+            ("tests/test_backup.py", None, '''\
+
+
+class FakeStream:
+    """A file opened for update: writing overwrites at the position, truncate cuts there."""
+
+    def __init__(self, text):
+        self.text, self.pos = text, len(text)
+
+    def seek(self, pos):
+        self.pos = pos
+
+    def write(self, text):
+        self.text = self.text[:self.pos] + text + self.text[self.pos + len(text):]
+        self.pos += len(text)
+
+    def truncate(self):
+        self.text = self.text[:self.pos]
+
+
+def test_write_backup_replaces_a_longer_backup():
+    stream = FakeStream("x" * 500)
+    inv = Inventory([Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)])
+    write_backup(inv, stream)
+    assert json.loads(stream.text) == inv.to_dict()
+'''),
+        ],
+        "fail_to_pass": ["tests/test_backup.py::test_write_backup_replaces_a_longer_backup"],
+    },
+    {
+        # A module name: widgets.badges is only ever imported, by the package and the test.
+        "n": 19,
+        "base": "C6",
+        "problem": (
+            "The terminal listing and the shelf printer both need a short stock badge per "
+            "item: `stock_badge(item)` returns `LOW` when the item's quantity is at or below "
+            "the low-stock threshold and `OK` otherwise. Put it in a module of its own inside "
+            "the package, and make it importable from the package root too."
+        ),
+        "edits": [
+            ("widgets/badges.py", None, '''\
+"""Short stock badges for listings and shelf labels."""
+
+from widgets.inventory import LOW_STOCK_THRESHOLD
+
+
+def stock_badge(item):
+    return "LOW" if item.quantity <= LOW_STOCK_THRESHOLD else "OK"
+'''),
+            ("widgets/__init__.py", None,
+             "\nfrom widgets.badges import stock_badge  # noqa: E402\n"),
+            ("tests/test_badges.py", None, '''\
+import widgets
+from widgets.badges import stock_badge
+from widgets.inventory import Item
+
+
+def test_stock_badge():
+    assert stock_badge(Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2)) == "LOW"
+    assert stock_badge(Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)) == "OK"
+    assert widgets.stock_badge is stock_badge
+'''),
+        ],
+        "fail_to_pass": ["tests/test_badges.py::test_stock_badge"],
+    },
+    {
+        # A key of a config file: setup.cfg's carton_size looks like a definition the test
+        # reads as an attribute, but data files define nothing.
+        "n": 20,
+        "base": "C6",
+        "problem": (
+            "Purchasing orders every item by the carton, and their ordering script reads the "
+            "shop's defaults through `widgets.settings.load_settings()`. Please add how many "
+            "units one carton holds to the project defaults: 6 for everything we stock today."
+        ),
+        "edits": [
+            ("setup.cfg", "currency = USD\n", "currency = USD\ncarton_size = 6\n"),
+            ("tests/test_settings.py", None, '''\
+
+
+def test_settings_know_how_many_units_a_carton_holds():
+    assert load_settings().carton_size == 6
+'''),
+        ],
+        "fail_to_pass": [
+            "tests/test_settings.py::test_settings_know_how_many_units_a_carton_holds"],
+    },
+    {
+        # Docstring text: the gold's hunk starts and ends inside the module docstring (the
+        # CLI's help text); the word the test asserts is only ever in that docstring.
+        "n": 21,
+        "base": "C6",
+        "problem": (
+            "`widgets --help` does not say what happens when the inventory file does not exist "
+            "yet, so people create an empty file by hand before their first `widgets add` "
+            "(and then get a JSON error). The help text should explain that this is not "
+            "needed."
+        ),
+        "edits": [
+            ("widgets/cli.py",
+             "unless --file names another one. Every command reads the whole file;\n"
+             "add writes it back with its keys sorted and two-space indentation,\n"
+             "so that the file stays easy to compare between two days.\n",
+             "unless --file names another one. If that file is absent, the inventory\n"
+             "starts empty and the first add creates the file. Every command reads\n"
+             "the whole file; add writes it back with its keys sorted and two-space\n"
+             "indentation, so that the file stays easy to compare between two days.\n"),
+            ("tests/test_cli.py",
+             "import json\n\nfrom widgets.cli import main\n",
+             "import json\n\nimport pytest\n\nfrom widgets.cli import main\n"),
+            ("tests/test_cli.py", None, '''\
+
+
+def test_help_explains_a_missing_inventory_file(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "absent" in capsys.readouterr().out
+'''),
+        ],
+        "fail_to_pass": ["tests/test_cli.py::test_help_explains_a_missing_inventory_file"],
+    },
+    {
+        # A fixture value: the graded test only feeds the promo code in; what it asserts is
+        # the discounted price.
+        "n": 22,
+        "base": "C6",
+        "problem": (
+            "Marketing runs a spring campaign with its own promo code, worth 15% off. Add "
+            "`apply_promo(price_cents, code)` to widgets.pricing: the price after the code's "
+            "discount, rounded like apply_discount() does; a code we do not know leaves the "
+            "price unchanged."
+        ),
+        "edits": [
+            ("widgets/pricing.py",
+             "BULK_TIERS = [(100, 10), (50, 5)]\n",
+             "BULK_TIERS = [(100, 10), (50, 5)]\n"
+             "\n"
+             "# Promo codes of the running campaigns: code -> percent off.\n"
+             'PROMO_CODES = {"SPRING24": 15}\n'),
+            ("widgets/pricing.py",
+             "def bulk_discount(quantity):\n",
+             "def apply_promo(price_cents, code):\n"
+             "    return apply_discount(price_cents, PROMO_CODES.get(code, 0))\n"
+             "\n\n"
+             "def bulk_discount(quantity):\n"),
+            ("tests/test_pricing.py",
+             "    apply_discount,\n",
+             "    apply_discount,\n    apply_promo,\n"),
+            ("tests/test_pricing.py", None, '''\
+
+
+def test_apply_promo_takes_the_campaign_discount():
+    price = apply_promo(1000, "SPRING24")
+    assert price == 850
+    assert apply_promo(1000, "NOPE") == 1000
+'''),
+        ],
+        "fail_to_pass": ["tests/test_pricing.py::test_apply_promo_takes_the_campaign_discount"],
+    },
+    {
+        # A literal asserted only by a test of the test patch that FAIL_TO_PASS does not list.
+        "n": 23,
+        "base": "C6",
+        "problem": (
+            "Add `Inventory.rename(sku, new_name)` so that a typo in an item's name can be "
+            "fixed without removing and re-adding the item; it returns the item. A blank new "
+            "name must be refused with a ValueError."
+        ),
+        "edits": [
+            ("widgets/inventory.py",
+             "    def set_price(self, sku, price_cents):\n",
+             "    def rename(self, sku, new_name):\n"
+             "        if not new_name.strip():\n"
+             '            raise ValueError("item name must not be blank")\n'
+             "        item = self.get(sku)\n"
+             "        item.name = new_name\n"
+             "        return item\n"
+             "\n"
+             "    def set_price(self, sku, price_cents):\n"),
+            ("tests/test_inventory.py", None, '''\
+
+
+def test_rename_fixes_a_typo():
+    inv = make_inventory()
+    inv.rename("SPR-1", "Sprocket XL")
+    assert inv.get("SPR-1").name == "Sprocket XL"
+
+
+def test_rename_refuses_a_blank_name():
+    with pytest.raises(ValueError, match="item name must not be blank"):
+        make_inventory().rename("SPR-1", "  ")
+'''),
+        ],
+        "fail_to_pass": ["tests/test_inventory.py::test_rename_fixes_a_typo"],
+    },
+    {
+        # A message the prose states: the gold's template `unknown currency: {code}`
+        # instantiated, as the test asserts it.
+        "n": 24,
+        "base": "C6",
+        "problem": (
+            "Add `to_currency(cents, code)` to widgets.pricing: an amount in US cents converted "
+            "to cents of another currency at our fixed rates (CAD 1.36, AUD 1.52), rounded to "
+            "the nearest cent. An unknown code is an error: `to_currency(1000, \"XYZ\")` raises "
+            "UnsupportedCurrencyError and fails with `unknown currency: XYZ`."
+        ),
+        "edits": [
+            ("widgets/pricing.py",
+             "# (minimum quantity, percent off), best tier first.\n",
+             "from widgets.errors import UnsupportedCurrencyError\n"
+             "\n"
+             "# (minimum quantity, percent off), best tier first.\n"),
+            ("widgets/pricing.py", None, '''\
+
+
+# Fixed conversion rates from US dollars.
+EXCHANGE_RATES = {"CAD": 1.36, "AUD": 1.52}
+
+
+def to_currency(cents, code):
+    try:
+        rate = EXCHANGE_RATES[code]
+    except KeyError:
+        raise UnsupportedCurrencyError(f"unknown currency: {code}") from None
+    return round(cents * rate)
+'''),
+            ("tests/test_pricing.py",
+             "import pytest\n",
+             "import pytest\n\nfrom widgets.errors import UnsupportedCurrencyError\n"),
+            ("tests/test_pricing.py",
+             "    tax_for,\n",
+             "    tax_for,\n    to_currency,\n"),
+            ("tests/test_pricing.py", None, '''\
+
+
+def test_to_currency_converts_and_rejects_unknown_codes():
+    assert to_currency(1000, "CAD") == 1360
+    with pytest.raises(UnsupportedCurrencyError, match="unknown currency: XYZ"):
+        to_currency(1000, "XYZ")
+'''),
+        ],
+        "fail_to_pass": [
+            "tests/test_pricing.py::test_to_currency_converts_and_rejects_unknown_codes"],
+    },
+    {
+        # Convention: CsvExporter and JsonExporter exist beside it, and the prose says XML.
+        "n": 25,
+        "base": "C6",
+        "problem": (
+            "The ERP import wants our stock as XML. Please add XML export next to the CSV and "
+            "JSON ones in widgets.exporters: an `<inventory>` element holding one `<item>` "
+            "element per item, in inventory order, with the item's fields as attributes (sku, "
+            "name, price_cents, quantity), and no XML declaration."
+        ),
+        "edits": [
+            ("widgets/exporters.py",
+             "import json\n",
+             "import json\nimport xml.etree.ElementTree as ET\n"),
+            ("widgets/exporters.py", None, '''\
+
+
+class XmlExporter:
+    """One <item> element per item under an <inventory> root, for the ERP import."""
+
+    def export(self, inventory):
+        root = ET.Element("inventory")
+        for item in inventory:
+            ET.SubElement(root, "item", sku=item.sku, name=item.name,
+                          price_cents=str(item.price_cents), quantity=str(item.quantity))
+        return ET.tostring(root, encoding="unicode") + "\\n"
+'''),
+            ("tests/test_exporters.py",
+             "from widgets.exporters import CsvExporter, JsonExporter\n",
+             "from widgets.exporters import CsvExporter, JsonExporter, XmlExporter\n"),
+            ("tests/test_exporters.py", None, '''\
+
+
+def test_xml_export():
+    assert XmlExporter().export(make_inventory()) == (
+        '<inventory><item sku="SPR-1" name="Sprocket" price_cents="250" quantity="10" />'
+        "</inventory>\\n"
+    )
+'''),
+        ],
+        "fail_to_pass": ["tests/test_exporters.py::test_xml_export"],
+    },
+    {
+        # A dataclass field the gold adds and the test reads.
+        "n": 26,
+        "base": "C6",
+        "problem": (
+            "Every item counts as low on stock at the same fixed quantity (5 units), but fast "
+            "movers need an earlier warning and slow movers a later one. Please let each item "
+            "carry its own threshold, defaulting to the current one, and make "
+            "`Inventory.low_stock()` compare each item against its own value when it is called "
+            "without an explicit threshold."
+        ),
+        "edits": [
+            ("widgets/inventory.py",
+             "    quantity: int = 0\n",
+             "    quantity: int = 0\n    reorder_level: int = LOW_STOCK_THRESHOLD\n"),
+            ("widgets/inventory.py",
+             "    def low_stock(self, threshold=LOW_STOCK_THRESHOLD):\n"
+             "        return [item for item in self._items.values() if item.quantity <= "
+             "threshold]\n",
+             "    def low_stock(self, threshold=None):\n"
+             "        return [item for item in self._items.values()\n"
+             "                if item.quantity <= (item.reorder_level if threshold is None "
+             "else threshold)]\n"),
+            ("tests/test_inventory.py", None, '''\
+
+
+def test_low_stock_uses_each_items_own_threshold():
+    inv = make_inventory()
+    item = inv.get("SPR-1")
+    assert item.reorder_level == 5
+    item.reorder_level = 12
+    assert [i.sku for i in inv.low_stock()] == ["SPR-1", "GEAR-9"]
+    assert [i.sku for i in inv.low_stock(threshold=1)] == []
+'''),
+        ],
+        "fail_to_pass": ["tests/test_inventory.py::test_low_stock_uses_each_items_own_threshold"],
+    },
+    {
+        # A value of a JSON data file the gold adds, asserted by the test.
+        "n": 27,
+        "base": "C6",
+        "problem": (
+            "Sales figures are grouped by sales region. Add `region_of(country_code)` in a new "
+            "module widgets.regions: the sales region of an ISO country code (any letter "
+            "case), or None for a country outside every region. Keep the mapping in a JSON "
+            "file inside the package, so that the sales team can edit it without touching "
+            "code."
+        ),
+        "edits": [
+            ("widgets/data/regions.json", None, """\
+{
+  "AT": "dach",
+  "CH": "dach",
+  "DE": "dach",
+  "DK": "nordics",
+  "FI": "nordics",
+  "NO": "nordics",
+  "SE": "nordics"
+}
+"""),
+            ("widgets/regions.py", None, '''\
+"""Sales regions of countries, from widgets/data/regions.json."""
+
+import json
+from pathlib import Path
+
+REGIONS_FILE = Path(__file__).resolve().parent / "data" / "regions.json"
+
+
+def region_of(country_code):
+    regions = json.loads(REGIONS_FILE.read_text(encoding="utf-8"))
+    return regions.get(country_code.upper())
+'''),
+            ("tests/test_regions.py", None, '''\
+from widgets.regions import region_of
+
+
+def test_region_of_country():
+    assert region_of("SE") == "nordics"
+    assert region_of("se") == "nordics"
+    assert region_of("US") is None
+'''),
+        ],
+        "fail_to_pass": ["tests/test_regions.py::test_region_of_country"],
+    },
+    {
+        # Plain scalars of a YAML data file the gold adds (and reads with its own parser).
+        "n": 28,
+        "base": "C6",
+        "problem": (
+            "Parcels to some countries go with another carrier than our usual one. Add "
+            "`carrier_for(country_code)` in a new module widgets.shipping: the carrier that "
+            "ships a parcel to that country (any letter case). Logistics keeps the mapping in "
+            "a YAML file inside the package; the package must stay on the standard library, "
+            "so read it without a YAML library."
+        ),
+        "edits": [
+            ("widgets/data/carriers.yaml", None, """\
+# Carrier per destination country; any other country ships with the default.
+default: postnord
+countries:
+  AT: dachser
+  CH: planzer
+  DE: dachser
+"""),
+            ("widgets/shipping.py", None, '''\
+"""Parcel carriers by destination, from widgets/data/carriers.yaml."""
+
+from pathlib import Path
+
+CARRIERS_FILE = Path(__file__).resolve().parent / "data" / "carriers.yaml"
+
+
+def _load(path):
+    """The two levels of carriers.yaml: its top-level keys, and the countries mapping."""
+    top, countries, inside = {}, {}, False
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line:
+            continue
+        key, _, value = line.strip().partition(":")
+        if raw[:1].isspace() and inside:
+            countries[key] = value.strip()
+        else:
+            inside = key == "countries" and not value.strip()
+            top[key] = value.strip()
+    return top, countries
+
+
+def carrier_for(country_code):
+    top, countries = _load(CARRIERS_FILE)
+    return countries.get(country_code.upper(), top["default"])
+'''),
+            ("tests/test_shipping.py", None, '''\
+from widgets.shipping import carrier_for
+
+
+def test_carrier_for_country():
+    assert carrier_for("DE") == "dachser"
+    assert carrier_for("de") == "dachser"
+    assert carrier_for("SE") == "postnord"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_shipping.py::test_carrier_for_country"],
+    },
+    {
+        # A fixed segment (at least 12 characters) of a gold template inside the longer line
+        # the test expects.
+        "n": 29,
+        "base": "C6",
+        "problem": (
+            "The morning e-mail to purchasing should carry one warning line for each item that "
+            "is running low, naming its SKU and how many units are left. Add "
+            "`low_stock_warnings(inventory)` to widgets.reports, returning those lines in "
+            "inventory order."
+        ),
+        "edits": [
+            ("widgets/reports.py", None, '''\
+
+
+def low_stock_warnings(inventory):
+    """Warning lines for the morning e-mail, one per low-stock item."""
+    lines = []
+    for item in inventory.low_stock():
+        message = f"restock needed for {item.sku}"
+        lines.append(f"WARNING: {message} ({item.quantity} left)")
+    return lines
+'''),
+            ("tests/test_reports.py",
+             "from widgets.reports import stock_report\n",
+             "from widgets.reports import low_stock_warnings, stock_report\n"),
+            ("tests/test_reports.py", None, '''\
+
+
+def test_low_stock_warnings():
+    inv = Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2),
+    ])
+    assert low_stock_warnings(inv) == ["WARNING: restock needed for GEAR-9 (2 left)"]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_reports.py::test_low_stock_warnings"],
+    },
+    {
+        # A string naming what the other side defines: the test looks the gold's new function
+        # up by name, as the nightly job does.
+        "n": 30,
+        "base": "C6",
+        "problem": (
+            "The daily stock report lists sold-out items too, which makes it long on a busy "
+            "day. Please add a second report to widgets.reports that is the same as "
+            "`stock_report()` but leaves out the items with no units left; the nightly job "
+            "looks report functions up by name in that module. `stock_report()` itself stays "
+            "as it is."
+        ),
+        "edits": [
+            ("widgets/reports.py", None, '''\
+
+
+def available_stock_report(inventory, day):
+    """The daily stock report, sold-out items left out."""
+    return stock_report([item for item in inventory if item.quantity > 0], day)
+'''),
+            ("tests/test_reports.py",
+             "from widgets.inventory import Inventory, Item\n",
+             "from widgets import reports\nfrom widgets.inventory import Inventory, Item\n"),
+            ("tests/test_reports.py", None, '''\
+
+
+def test_report_without_sold_out_items():
+    inv = Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=0),
+    ])
+    # The nightly job looks reports up by name.
+    assert getattr(reports, "available_stock_report")(inv, date(2024, 5, 6)).splitlines() == [
+        "Stock report 2024-05-06",
+        "SKU    NAME      QTY  VALUE",
+        "SPR-1  Sprocket  10   $25.00",
+    ]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_reports.py::test_report_without_sold_out_items"],
     },
 ]
 
@@ -1248,6 +2007,139 @@ EXPECTED_BY_N = {
         "why": "export_csv and the header 'sku,name,price,quantity' are quoted in the prose; "
                "price_cents, sku and quantity exist at base and cross no DefUse boundary.",
     },
+    # Tasks 16-30: "receipt_shows" lists text RECEIPT.md must contain (why a constant did or
+    # did not certify); "receipt_lacks", text it must not.
+    16: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`entry` | identifier | name does not cross: a local variable"],
+        "why": "entry is bound in a comprehension on both sides, in the gold's units_on_hand "
+               "and in the test's expected sum: a local variable never crosses, although it "
+               "is nowhere at base nor in the prose. units_on_hand is quoted in the prose.",
+    },
+    17: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`allow_abbrev` | identifier | name does not cross: a member of a "
+                          "type neither patch declares"],
+        "why": "The gold sets parser.allow_abbrev and the test reads it: an attribute of "
+               "argparse's parser, a type neither patch declares, so no definition crosses "
+               "(allow_abbrev is nowhere at base, and the prose never says it).",
+    },
+    18: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`truncate` | identifier | name does not cross: a method of the "
+                          "test's own type"],
+        "why": "truncate is a method the test's own FakeStream defines and the gold calls on "
+               "the stream it is given (a file object's method): a test double's methods do "
+               "not cross, although truncate is nowhere at base nor in the prose.",
+    },
+    19: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`badges` | identifier | name does not cross: import or package "
+                          "name"],
+        "why": "The new module's name badges only ever appears in imports (widgets/__init__.py "
+               "and the test): import paths never certify. stock_badge and LOW are quoted in "
+               "the prose.",
+    },
+    20: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`carton_size` | identifier | name does not cross: a key or value "
+                          "of a data file"],
+        "why": "carton_size is a key the gold adds to setup.cfg and the test reads as an "
+               "attribute: data files define nothing, so no definition crosses (the key is "
+               "nowhere at base nor in the prose; its value 6 is trivial).",
+    },
+    21: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["## Mechanical tier: no certified constant"],
+        "receipt_lacks": ["`absent`"],
+        "why": "The gold's only hunk starts and ends inside cli.py's module docstring (the "
+               "--help text); the test asserts the word 'absent', nowhere at base nor in the "
+               "prose, but docstrings yield no token: nothing is proposed.",
+    },
+    22: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`SPRING24` | string | not graded: a literal the graded test only "
+                          "feeds in"],
+        "why": "The promo code SPRING24 is in the gold's table and the graded test, but the "
+               "test only passes it in and asserts the price: a fixture value grades nothing. "
+               "apply_promo is quoted in the prose.",
+    },
+    23: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`item name must not be blank` | string | not graded: used only "
+                          "outside the tests FAIL_TO_PASS runs"],
+        "why": "The message 'item name must not be blank' is asserted only by "
+               "test_rename_refuses_a_blank_name, which FAIL_TO_PASS does not list: no graded "
+               "test reaches it. rename is quoted in the prose.",
+    },
+    24: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["`unknown currency:` | string | in prose (exact)"],
+        "why": "The fixed segment 'unknown currency:' of the gold's template, inside the "
+               "test's expected 'unknown currency: XYZ', is stated by the prose, which quotes "
+               "the whole message; to_currency and CAD are quoted too.",
+    },
+    25: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["CONVENTION", "`XmlExporter`", "`CsvExporter`",
+                          "widgets/exporters.py:10"],
+        "why": "XmlExporter crosses (the gold defines it, the test imports it) and is nowhere "
+               "at base nor in the prose, but it follows its siblings CsvExporter and "
+               "JsonExporter in widgets/exporters.py with one part replaced by the prose's "
+               "word XML: a convention hypothesis, never certified.",
+    },
+    26: {
+        "verdict": "AIRTIGHT", "constants": ["reorder_level"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["reorder_level"],
+        "receipt_shows": ["| `reorder_level` | identifier | CERTIFIED |"],
+        "why": "reorder_level is a dataclass field the gold adds to Item (an annotated class "
+               "attribute) and the test reads and sets on an item; the prose speaks of each "
+               "item's own threshold, never of a reorder level.",
+    },
+    27: {
+        "verdict": "AIRTIGHT", "constants": ["nordics"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["nordics"],
+        "receipt_shows": ["| `nordics` | string | CERTIFIED |"],
+        "why": "'nordics' is a value of widgets/data/regions.json, a data file the gold adds, "
+               "and the test asserts region_of('SE') == 'nordics'; the prose never names a "
+               "region. region_of is quoted in the prose; 'SE' is too short.",
+    },
+    28: {
+        "verdict": "AIRTIGHT", "constants": ["dachser", "postnord"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["dachser", "postnord"],
+        "receipt_shows": ["| `dachser` | string | CERTIFIED |",
+                          "| `postnord` | string | CERTIFIED |"],
+        "why": "'dachser' and 'postnord' are plain scalars of widgets/data/carriers.yaml, which "
+               "the gold adds and reads with its own line parser; the test asserts both "
+               "carriers, and the prose names none.",
+    },
+    29: {
+        "verdict": "AIRTIGHT", "constants": ["restock needed for"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["restock needed for"],
+        "receipt_shows": ["| `restock needed for` | string | CERTIFIED |"],
+        "why": "'restock needed for' is a fixed segment of the gold's template "
+               "f'restock needed for {item.sku}', inside the longer line the test expects "
+               "('WARNING: restock needed for GEAR-9 (2 left)'); the prose never words it.",
+    },
+    30: {
+        "verdict": "AIRTIGHT", "constants": ["available_stock_report"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["available_stock_report"],
+        "receipt_shows": ["| `available_stock_report` | identifier | CERTIFIED |"],
+        "why": "The gold defines the function available_stock_report; the test names it in a "
+               "string (getattr(reports, 'available_stock_report')): a string naming what the "
+               "other side defines crosses. The prose asks for a second report, never by "
+               "that name.",
+    },
 }
 
 # What `determinacy run examples/demo.toml --agent "python examples/demo/recorded_agent.py"`
@@ -1289,6 +2181,13 @@ AGENT_EXPECTED_BY_N = {
                         "money, Inventory.to_dict() keeps cents) is refuted by the recorded "
                         "refuter (comparable=false): a contested hypothesis, and no other "
                         "witness verifies."),
+    # Tasks 16-30 have no recorded answers: the recorded agent answers {} ("no proposal").
+    **{n: ("NO_CLAIM", "No recorded answers: the screen lists no behavior, so the agent tiers "
+                       "add nothing to the mechanical NO_CLAIM.") for n in range(16, 25)},
+    25: ("CONVENTION", "No recorded answers: the agent tiers add nothing to the mechanical "
+                       "CONVENTION hypothesis."),
+    **{n: ("AIRTIGHT", "No recorded answers: the mechanical tier's certified constant stands.")
+       for n in range(26, 31)},
 }
 
 
@@ -1437,7 +2336,10 @@ def check(rows: list[dict]) -> bool:
 
 ANSWERS = HERE / "recorded_answers.json"
 STRENGTH = ["AIRTIGHT", "MISDETERMINED", "CODEBASE-PLURAL", "DETERMINED-CODEBASE",
-            "PROSE-AFFIRMATIVE", "BORDERLINE", "UNWITNESSED", "ENTAILED", "NO_CLAIM"]
+            "CONVENTION", "PROSE-AFFIRMATIVE", "BORDERLINE", "UNWITNESSED", "ENTAILED",
+            "NO_CLAIM"]
+# Mechanical verdicts that stand whatever the agent answers.
+MECHANICAL = ("AIRTIGHT", "CONVENTION")
 NOT_LIVE = ("tests/", "vendor/", "examples/", "fixtures/", "deprecated/")
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -1489,7 +2391,7 @@ def agent_verdict(row: dict, answers: dict, mechanical: str, clone: Path,
         if b["prose_clause"] and not in_prose(b["prose_clause"]):
             problems.append(f"{iid}: prose_clause not in prose: {b['prose_clause']}")
         labels.append("COVERED" if in_prose(b["prose_clause"]) else "GAP")
-    found = [mechanical] if mechanical == "AIRTIGHT" else []
+    found = [mechanical] if mechanical in MECHANICAL else []
     if "GAP" in labels:
         found.append("UNWITNESSED")
         candidates = []
