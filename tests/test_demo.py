@@ -151,3 +151,32 @@ def test_recorded_agent_shows_every_verdict_class(tmp_path: Path) -> None:
     # A second run of the same pass asks the agent nothing.
     again = audit.run(DEMO, "--agent", agent)
     assert again["actions_computed"] == 0 and again["executed"] == 0
+
+
+def test_declaration_hints_name_what_the_tests_use(demo: tuple[Audit, dict]) -> None:
+    """A hint declares each new name a graded test uses across the boundary, and nothing
+    about behavior; members sit under their class; REPORT.md counts what hints repair."""
+    audit, _ = demo
+    files = audit.files("demo")
+    one = json.loads(files["hints/acme__widgets-1.json"])
+    assert one == {"case_id": "acme__widgets-1", "declarations": [
+        {"kind": "function", "name": "render_badge", "new_file": False,
+         "path": "widgets/formatting.py", "signature": "def render_badge(item)"}]}
+    field = json.loads(files["hints/acme__widgets-26.json"])["declarations"]
+    assert [(d["name"], [m["name"] for m in d["members"]]) for d in field] == \
+        [("Item", ["reorder_level"])]
+    assert "  - field `reorder_level`" in files["hints/acme__widgets-26.md"].decode()
+    # A literal claim has nothing to declare; a name in no graded test needs no hint.
+    assert "hints/acme__widgets-2.json" not in files
+    assert "hints/acme__widgets-8.json" not in files  # ERROR row
+    report = files["REPORT.md"].decode()
+    # Names: render_badge (1), reorder_level (26), available_stock_report (30); the other
+    # six AIRTIGHT cases certify messages, flags, numbers and data values.
+    assert "| AIRTIGHT claims a hint would repair (names) | 3 | 3 |" in report
+    assert "| AIRTIGHT claims no hint can repair (literals) | 7 | 6 |" in report
+    # `determinacy hints` writes the same files from the store alone.
+    before = {k: v for k, v in files.items() if k.startswith("hints/")}
+    res = audit.invoke("hints", "--store", str(audit.store), "--runs", str(audit.runs))
+    assert res.exit_code == 0 and res.output.strip().endswith("hints")
+    after = {k: v for k, v in audit.files("demo").items() if k.startswith("hints/")}
+    assert after == before
