@@ -13,6 +13,7 @@ one pass finds every candidate it ever will.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -180,9 +181,22 @@ class Graded:
     files: dict[str, list[str]]  # path -> ids grading the whole file (data, unscoped)
     unresolved: list[str]  # ids no test block of the patch matched
 
+    def __post_init__(self) -> None:
+        # Per path, the lines where the set of grading ids changes and the set from there
+        # on: a lookup is one bisection (a test patch has many ranges and many tokens).
+        self._steps: dict[str, tuple[list[int], list[tuple[str, ...]]]] = {}
+        for path, ranges in self.ranges.items():
+            bounds = sorted({s for s, _, _ in ranges} | {e + 1 for _, e, _ in ranges})
+            sets = [tuple(sorted({i for s, e, i in ranges if s <= b <= e})) for b in bounds]
+            self._steps[path] = bounds, sets
+
     def ids(self, occ: Occ) -> list[str]:
-        got = [i for s, e, i in self.ranges.get(occ.path, ()) if s <= occ.line <= e]
-        return sorted(set(got + self.files.get(occ.path, [])))
+        got: tuple[str, ...] = ()
+        if occ.path in self._steps:
+            bounds, sets = self._steps[occ.path]
+            k = bisect.bisect_right(bounds, occ.line) - 1
+            got = sets[k] if k >= 0 else ()
+        return sorted(set(got).union(self.files.get(occ.path, [])))
 
 
 def _block_matches(block: str, path: str, test_id: str) -> bool:

@@ -8,7 +8,11 @@ pattern written first wins (a language's files are concatenated in the order it 
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from determinacy.languages import _grammar
@@ -25,13 +29,29 @@ _REGIONS = ("import", "docstring", "interpolation", "assert")
 _TOKEN_HEADS = ("definition", "local", "reference", "member", "string", "number")
 _HELPERS = ("member.object", "member.target")
 _NAME_HEADS = ("definition", "local", "reference", "member")
+_SCOPE_KEYS = ("scope.function", "scope.class", "scope.block")  # the first present wins
+# Added to a bare @reference's pattern index, so it loses to any other capture. An int, not a
+# (fallback, index) tuple: one object fewer per capture for the garbage collector to visit.
+_FALLBACK = 1 << 30
 
 
-@dataclass
+@cache
+def _role(capture: str) -> str:
+    """What a capture name contributes: "region", "access", "token", or "" (nothing)."""
+    if capture in _REGIONS:
+        return "region"
+    if capture == "member.access":
+        return "access"
+    if capture.split(".")[0] in _TOKEN_HEADS and capture not in _HELPERS:
+        return "token"
+    return ""
+
+
+@dataclass(slots=True)
 class _Capture:
     """The winning token capture on one node, with the helper node of its match."""
 
-    rank: tuple[bool, int]  # (a bare @reference fallback, pattern index): lowest wins
+    rank: int  # the pattern index, plus _FALLBACK for a bare @reference: lowest wins
     name: str
     node: Node
     helper: Node | None = None
@@ -44,17 +64,29 @@ class _Captures:
     scopes: dict[int, Scope] = field(default_factory=dict)
     accesses: list[tuple[int, Node, Node | None]] = field(default_factory=list)
 
-    def add(self, pattern: int, caps: dict[str, list[Node]], src: bytes) -> None:
-        self._scope(caps, src)
-        helper = next((caps[h][0] for h in _HELPERS if h in caps), None)
-        for name, nodes in caps.items():
-            if name in _REGIONS:
-                self.regions[name].extend(nodes)
-            elif name == "member.access":
-                self.accesses += [(pattern, node, helper) for node in nodes]
-            elif name.split(".")[0] in _TOKEN_HEADS and name not in _HELPERS:
-                for node in nodes:
-                    self._token(_Capture((name == "reference", pattern), name, node, helper))
+    def add(self, matches: list[tuple[int, dict[str, list[Node]]]], src: bytes) -> None:
+        """Every match of the defuse query, in its order."""
+        # A million matches on a large diff: their loop is kept free of calls and generators.
+        tokens, regions = self.tokens, self.regions
+        for pattern, caps in matches:
+            for key in _SCOPE_KEYS:
+                if key in caps:
+                    self._scope(key, caps, src)
+                    break
+            helper = (caps["member.object"][0] if "member.object" in caps
+                      else caps["member.target"][0] if "member.target" in caps else None)
+            for name, nodes in caps.items():
+                what = _role(name)
+                if what == "token":
+                    rank = pattern + _FALLBACK if name == "reference" else pattern
+                    for node in nodes:
+                        old = tokens.get(node.id)
+                        if old is None or rank < old.rank:
+                            tokens[node.id] = _Capture(rank, name, node, helper)
+                elif what == "region":
+                    regions[name].extend(nodes)
+                elif what == "access":
+                    self.accesses += [(pattern, node, helper) for node in nodes]
 
     def _token(self, cap: _Capture) -> None:
         old = self.tokens.get(cap.node.id)
@@ -67,15 +99,15 @@ class _Captures:
         for pattern, node, obj in self.accesses:
             for child in reversed(node.children):
                 if child.id in self.tokens and (obj is None or child.id != obj.id):
-                    self._token(_Capture((False, pattern), "member.read", child, obj))
+                    self._token(_Capture(pattern, "member.read", child, obj))
                     break
 
-    def _scope(self, caps: dict[str, list[Node]], src: bytes) -> None:
-        kind = next((k for k in ("function", "class", "block") if f"scope.{k}" in caps), "")
-        if not kind:
-            return
-        node = caps[f"scope.{kind}"][0]
-        sc = self.scopes.setdefault(node.id, Scope(node.start_byte, node.end_byte, kind, node))
+    def _scope(self, key: str, caps: dict[str, list[Node]], src: bytes) -> None:
+        node = caps[key][0]
+        sc = self.scopes.get(node.id)
+        if sc is None:
+            kind = key.removeprefix("scope.")
+            sc = self.scopes[node.id] = Scope(node.start_byte, node.end_byte, kind, node)
         # One scope may be described by several patterns (its name by one, its receiver by
         # another): each fills in what it knows.
         if "scope.name" in caps and not sc.name:
@@ -93,13 +125,32 @@ def _text(node: Node, src: bytes) -> str:
 
 def extract(lang: Language, text: str) -> tuple[FileFacts, tuple[int, ...]]:
     """The facts of one file, and each token's start column (in bytes, for the fixtures)."""
+    with _collector_paused():
+        return _extract(lang, text)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The query matches of a large file are a million containers that live until it is
+    done and hold no reference cycle: the garbage collector, run over and over while they are
+    made, frees nothing and took up to a third of the time. Collection resumes on return."""
+    if not gc.isenabled():  # paused already (by a caller, or by another thread in here)
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _extract(lang: Language, text: str) -> tuple[FileFacts, tuple[int, ...]]:
     src = text.encode("utf-8", "surrogatepass")
     # Grammars read a NUL byte as the end of input: parse a copy with blanks in their place
     # (same offsets) and read every token's text from the original.
     tree = _grammar.parse(lang, src.replace(b"\0", b" "))
     caps = _Captures()
-    for pattern, found in _grammar.matches(lang, "defuse", tree.root_node):
-        caps.add(pattern, found, src)
+    caps.add(_grammar.matches(lang, "defuse", tree.root_node), src)
     caps.resolve_accesses()
     interp = {n.id for n in caps.regions["interpolation"]}
     tests = test_facts(lang, tree.root_node, src, interp)
@@ -112,31 +163,34 @@ def extract(lang: Language, text: str) -> tuple[FileFacts, tuple[int, ...]]:
     in_scope = innermost([Interval(s.start, s.end, s) for s in scopes], at)
     in_test = innermost(tests.spans, at)
     roles = Roles(lang, src)
-    drafts: list[tuple[_Capture, Draft, Scope | None]] = []
+    drafts: list[Draft] = []
+    members: list[tuple[_Capture, Draft, Scope | None]] = []  # only members have a 2nd pass
     cols: list[int] = []
-    for i, cap in enumerate(cands):
-        d = None if dropped[i] else _draft(cap, src, interp)
+    for cap, drop, inner, imp, asserts, test in zip(cands, dropped, in_scope, imported,
+                                                    asserting, in_test):
+        d = None if drop else _draft(cap, src, interp)
         if d is None:
             continue
-        inner = in_scope[i]
         own = None
         if inner is not None and inner.name_id == cap.node.id:
             # A scope's own name is declared in the scope around it.
             own, inner = inner, inner.parent
-        roles.first_pass(cap.name, d, inner, own, imported[i])
+        roles.first_pass(cap.name, d, inner, own, imp)
         row, col = _start(cap, src)
-        d.line, d.asserting, d.test = row + 1, asserting[i], in_test[i] or ""
+        d.line, d.asserting, d.test = row + 1, asserts, test or ""
         roles.declare(d, cap.node)
-        drafts.append((cap, d, inner))
+        drafts.append(d)
+        if cap.name.startswith("member."):
+            members.append((cap, d, inner))
         cols.append(col)
     # Attributes set on the receiver declare members first, so a read before its
     # assignment (a method above __init__) still finds it.
-    for cap, d, inner in drafts:
+    for cap, d, inner in members:
         roles.writes(cap.name, d, cap.helper, inner, cap.node)
-    for cap, d, inner in drafts:
+    for cap, d, inner in members:
         roles.reads(cap.name, d, cap.helper, inner)
     facts = FileFacts(
-        language=lang.name, tokens=tuple(d.tok() for _, d, _ in drafts), tests=tests.blocks,
+        language=lang.name, tokens=tuple(d.tok() for d in drafts), tests=tests.blocks,
         functions=_functions(scopes), calls=tests.calls_by(scopes),
         has_errors=tree.root_node.has_error)
     return facts, tuple(cols)
@@ -145,9 +199,9 @@ def extract(lang: Language, text: str) -> tuple[FileFacts, tuple[int, ...]]:
 def _start(cap: _Capture, src: bytes) -> tuple[int, int]:
     """Row and byte column where the token starts: markup text starts at its first
     non-blank character (it usually opens with the line break after a tag)."""
-    row, col = cap.node.start_point
     if cap.name != "string.text":
-        return row, col
+        return cap.node.start_point
+    row, col = cap.node.start_point
     text = src[cap.node.start_byte:cap.node.end_byte]
     blank = text[:len(text) - len(text.lstrip())]
     if b"\n" not in blank:
@@ -171,7 +225,7 @@ def _draft(cap: _Capture, src: bytes, interp: set[int]) -> Draft | None:
 
 def _inside(regions: list[Node], at: list[int]) -> list[bool]:
     spans = [Interval(n.start_byte, n.end_byte, True) for n in regions]
-    return [bool(hit) for hit in innermost(spans, at)]
+    return innermost(spans, at, False)
 
 
 def _functions(scopes: list[Scope]) -> dict[str, tuple[int, int]]:

@@ -7,9 +7,10 @@ depth x tokens on deeply nested input.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, overload
 
 T = TypeVar("T")
 
@@ -25,22 +26,41 @@ def _ordered(intervals: Sequence[Interval[T]]) -> list[Interval[T]]:
     return sorted(intervals, key=lambda iv: (iv.start, -iv.end))
 
 
-def innermost(intervals: Sequence[Interval[T]], points: Sequence[int]) -> list[T | None]:
-    """For each of the sorted `points`, the item of the smallest interval holding it."""
-    ordered = _ordered(intervals)
-    out: list[T | None] = []
+@overload
+def innermost(intervals: Sequence[Interval[T]], points: Sequence[int]) -> list[T | None]: ...
+
+
+@overload
+def innermost(intervals: Sequence[Interval[T]], points: Sequence[int], outside: T
+              ) -> list[T]: ...
+
+
+def innermost(intervals: Sequence[Interval[T]], points: Sequence[int],
+              outside: T | None = None) -> list[T | None]:
+    """For each of the sorted `points`, the item of the smallest interval holding it
+    (`outside` for a point no interval holds)."""
+    # Between two interval boundaries the innermost interval does not change: fill each such
+    # run of points with one slice (found by bisection) instead of visiting every point.
+    out: list[T | None] = [outside] * len(points)
     stack: list[Interval[T]] = []
-    nxt = 0
-    for p in points:
-        while nxt < len(ordered) and ordered[nxt].start <= p:
-            iv = ordered[nxt]
-            nxt += 1
-            while stack and stack[-1].end <= iv.start:
-                stack.pop()
-            stack.append(iv)
-        while stack and stack[-1].end <= p:
+    pos = 0  # the points before `pos` are filled
+
+    def fill(to: int) -> None:
+        nonlocal pos
+        if stack and to > pos:
+            lo, hi = bisect_left(points, pos), bisect_left(points, to)
+            out[lo:hi] = [stack[-1].item] * (hi - lo)
+        pos = max(pos, to)
+
+    for iv in _ordered(intervals):
+        while stack and stack[-1].end <= iv.start:
+            fill(stack[-1].end)
             stack.pop()
-        out.append(stack[-1].item if stack else None)
+        fill(iv.start)
+        stack.append(iv)
+    while stack:
+        fill(stack[-1].end)
+        stack.pop()
     return out
 
 
