@@ -150,7 +150,9 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
         return failed
     up = read_ref(propose_ref)
     proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
-    patterns = sorted({c.constant for c in proposal.candidates if not c.trivial})
+    # A constant no FAIL_TO_PASS test grades can never certify: not worth a search.
+    patterns = sorted({c.constant for c in proposal.candidates
+                       if not c.trivial and c.graded_by})
 
     def body() -> Ref:
         # The tree is listed before the key: the key covers what of it could be read, so a

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -186,8 +186,16 @@ class Graded:
         # on: a lookup is one bisection (a test patch has many ranges and many tokens).
         self._steps: dict[str, tuple[list[int], list[tuple[str, ...]]]] = {}
         for path, ranges in self.ranges.items():
-            bounds = sorted({s for s, _, _ in ranges} | {e + 1 for _, e, _ in ranges})
-            sets = [tuple(sorted({i for s, e, i in ranges if s <= b <= e})) for b in bounds]
+            events: dict[int, list[tuple[int, str]]] = defaultdict(list)
+            for s, e, i in ranges:
+                events[s].append((1, i))
+                events[e + 1].append((-1, i))
+            active: Counter[str] = Counter()
+            bounds, sets = sorted(events), []
+            for b in bounds:
+                for delta, i in events[b]:
+                    active[i] += delta
+                sets.append(tuple(sorted(i for i, n in active.items() if n > 0)))
             self._steps[path] = bounds, sets
 
     def ids(self, occ: Occ) -> list[str]:
@@ -547,14 +555,15 @@ class _Defs:
             for t in toks:
                 if t.value == d.value or t.value in out:
                     continue
-                at = f"{path}:{base_line(fd, t.line)}"
+                at = f"{path}:{{}}"
                 if t.value.casefold() == d.value.casefold():
-                    out[t.value] = Sibling(name=t.value, at=at)
+                    out[t.value] = Sibling(name=t.value, at=at.format(base_line(fd, t.line)))
                 elif path == d.path and (t.decl, t.scope, t.owner) == (d.decl, d.scope,
                                                                        d.owner):
                     word = _replaced_part(mine, words(t.value))
                     if word:
-                        out[t.value] = Sibling(name=t.value, at=at, word=word)
+                        out[t.value] = Sibling(name=t.value,
+                                               at=at.format(base_line(fd, t.line)), word=word)
         return sorted(out.values(), key=lambda s: (s.word != "", _loc_key(s.at)))[
             :MAX_LOCATIONS]
 
