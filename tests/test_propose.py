@@ -192,3 +192,23 @@ def test_a_name_the_codebase_convention_predicts(tmp_path: Path) -> None:
     assert said["Quorum"] == (True, "")
     silent = verdicts("Add a store backed by a key-value server.")
     assert silent["StoreRedis"] == (True, "")  # the prose gives no word to follow the sibling
+
+
+def test_ospec_tests_and_assertions(tmp_path: Path) -> None:
+    """ospec (`o.spec` groups, `o("title", fn)` tests, `o(actual).equals(expected)`): an
+    aggregate id (`Suite.js | test suite`) grades the file's tests; a literal counts only
+    where it is asserted."""
+    base = {"src/badge.ts": "export function label(n: number): string {\n  return ''\n}\n",
+            "test/BadgeTest.ts": "import o from \"@tutao/otest\"\n"}
+    gold = {"src/badge.ts": "export function label(n: number): string {\n"
+                            "  return n > 100 ? 'free shipping over threshold' : 'eu-west-3'\n}\n"}
+    test = {"test/BadgeTest.ts": base["test/BadgeTest.ts"]
+            + "o.spec(\"shipping\", function () {\n  o(\"new case\", function () {\n"
+              "    const region = 'eu-west-3'\n"
+              "    o(label(9000)).equals('free shipping over threshold')\n  })\n})\n"}
+    got = candidates(tmp_path, base, gold, test, ["test/tests/BadgeTest.js | test suite"],
+                     every=True)
+    assert got["free shipping over threshold"].asserting
+    assert got["free shipping over threshold"].graded_by == \
+        ["test/tests/BadgeTest.js | test suite"]
+    assert got["eu-west-3"].graded_by == []  # fed in, never asserted

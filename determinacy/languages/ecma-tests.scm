@@ -1,4 +1,4 @@
-; Test blocks, assertions and calls of Jest, Mocha, Vitest and node:test code, in
+; Test blocks, assertions and calls of Jest, Mocha, Vitest, node:test and ospec code, in
 ; JavaScript, TypeScript and TSX.
 ; Written against tree-sitter-javascript 0.25.0 and tree-sitter-typescript 0.23.2.
 ; Capture vocabulary: README.md beside this file.
@@ -20,6 +20,18 @@
    function: [(identifier) @_fn (member_expression object: (identifier) @_fn)]
    arguments: (arguments . [(string) (template_string)] @test.group.name)) @test.group
   (#any-of? @_fn "describe" "context" "suite" "xdescribe" "fdescribe"))
+; ospec: o.spec("group", fn) and o("title", fn) (a title then a function: `o(value)` alone
+; is an assertion's subject)
+((call_expression
+   function: (member_expression object: (identifier) @_o property: (property_identifier) @_spec)
+   arguments: (arguments . [(string) (template_string)] @test.group.name)) @test.group
+  (#eq? @_o "o")
+  (#eq? @_spec "spec"))
+((call_expression
+   function: (identifier) @_o
+   arguments: (arguments . [(string) (template_string)] @test.name
+                         . [(function_expression) (arrow_function)])) @test.case
+  (#eq? @_o "o"))
 
 ; ---- assertions and expected values --------------------------------------------------------
 
@@ -42,6 +54,11 @@
        object: (member_expression
          object: (call_expression function: (identifier) @_e))))) @assert
   (#eq? @_e "expect"))
+; ospec: o(actual).equals(expected), .deepEquals(...), .notEquals(...), .throws(...)
+((call_expression
+   function: (member_expression
+     object: (call_expression function: (identifier) @_o))) @assert
+  (#eq? @_o "o"))
 ; assert(x), assert.equal(a, b), assert.strictEqual(...), assert.deepEqual(...)
 ((call_expression
    function: [(identifier) @_a (member_expression object: (identifier) @_a)]) @assert
