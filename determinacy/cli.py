@@ -219,8 +219,9 @@ def hints(config: str | None, store_dir: str, runs_dir: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
               default="markdown", show_default=True)
 def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None:
-    """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, witnesses, verdicts,
-    claims, errors, run, tiers, trees, behaviors, agent_witnesses, agent_calls, passes.
+    """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled, witnesses,
+    verdicts, claims, errors, run, tiers, trees, behaviors, agent_witnesses, agent_calls,
+    passes.
     Without QUERY, list the views and their columns."""
     import csv
     import io
