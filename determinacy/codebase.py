@@ -17,6 +17,7 @@ import re
 import shutil
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,40 @@ from determinacy.store import Store, digest
 _HEX = re.compile(r"[0-9a-f]{7,64}")
 # Blobs are searched in chunks of about this many bytes (bounded memory, early stop).
 CHUNK = 32 << 20
+
+
+class BlobCache:
+    """Blob bytes by object id, shared by every tree of a run: trees of one repository share
+    almost all their blobs, so each is read from git once. An object id names its content, so
+    an entry never goes stale; bounded in bytes (least recently used out first)."""
+
+    def __init__(self, max_bytes: int, max_blob: int):
+        self.max_bytes, self.max_blob = max_bytes, max_blob
+        self._data: OrderedDict[str, bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()  # doit runs phases in threads
+
+    def get(self, sha: str) -> bytes | None:
+        with self._lock:
+            data = self._data.get(sha)
+            if data is not None:
+                self._data.move_to_end(sha)
+            return data
+
+    def put(self, sha: str, data: bytes) -> None:
+        if len(data) > self.max_blob:
+            return
+        with self._lock:
+            if sha in self._data:
+                return
+            self._data[sha] = data
+            self._size += len(data)
+            while self._size > self.max_bytes:
+                _, old = self._data.popitem(last=False)
+                self._size -= len(old)
+
+
+BLOBS = BlobCache(max_bytes=384 << 20, max_blob=4 << 20)
 
 
 def _is_git_dir(path: Path) -> Path | None:
@@ -180,6 +215,22 @@ class Tree:
         return found
 
     def _read(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
+        """Each blob's bytes in the order of `shas`: from the run's cache, the others
+        streamed through one `git cat-file --batch` (and cached)."""
+        cached = {s: d for s in shas if (d := BLOBS.get(s)) is not None}
+        fresh = self._cat([s for s in shas if s not in cached])
+        try:
+            for sha in shas:
+                data = cached.get(sha)
+                if data is None:
+                    got, data = next(fresh)
+                    assert got == sha  # `fresh` reads the uncached ones in the same order
+                    BLOBS.put(sha, data)
+                yield sha, data
+        finally:
+            fresh.close()  # a search that found everything stops early: end the git process
+
+    def _cat(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
         """Each blob's bytes, streamed through one `git cat-file --batch`."""
         if not shas:
             return
@@ -221,8 +272,14 @@ class Tree:
         sha = self._blobs.get(path)
         if sha is None:
             return None
-        p = git.run(self.git_dir, "cat-file", "blob", sha)
-        return p.stdout.decode(errors="replace") if p.returncode == 0 else None
+        data = BLOBS.get(sha)
+        if data is None:
+            p = git.run(self.git_dir, "cat-file", "blob", sha)
+            if p.returncode:
+                return None
+            data = p.stdout
+            BLOBS.put(sha, data)
+        return data.decode(errors="replace")
 
 
 @dataclass

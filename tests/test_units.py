@@ -133,3 +133,16 @@ def test_unparsable_and_binary_patches_are_case_errors(tmp_path: Path) -> None:
     p = propose(binary, test, DEFAULT_TEST_PATHS, 3)
     assert "binary" in p.error and p.binary_files == ["logo.png"]
     commit(repo, {})  # the repo stays usable
+
+
+def test_blob_cache_is_bounded_and_keeps_the_recently_used() -> None:
+    from determinacy.codebase import BlobCache
+
+    cache = BlobCache(max_bytes=10, max_blob=6)
+    cache.put("a", b"1234")
+    cache.put("b", b"1234")
+    assert cache.get("a") == b"1234"  # now the most recent
+    cache.put("c", b"1234")  # over 10 bytes: the least recently used ("b") goes
+    assert cache.get("b") is None and cache.get("a") == b"1234" and cache.get("c") == b"1234"
+    cache.put("big", b"1234567")  # larger than max_blob: never kept
+    assert cache.get("big") is None
