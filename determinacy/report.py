@@ -6,11 +6,7 @@ The output folder is written aside and swapped in whole, so it never mixes two r
 
 from __future__ import annotations
 
-import contextlib
 import decimal
-import os
-import shutil
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -18,7 +14,7 @@ from typing import Any
 from determinacy import hints
 from determinacy.config import Config
 from determinacy.errors import DeterminacyError
-from determinacy.store import Store
+from determinacy.store import Store, write_if_changed
 from determinacy.tables import TABLES
 
 
@@ -94,29 +90,21 @@ def md_table(cols: list[str], data: list[tuple[Any, ...]], code_cols: tuple[str,
 
 
 def render(store: Store, cfg: Config, runs: Path) -> Path:
+    """Write RUNS/<name>/ from the tables: only the files whose bytes changed (each replaced
+    atomically), and remove those no longer rendered, so a rerun after one task changed
+    rewrites that task's files and the summaries, not every receipt."""
     con = connect(store, cfg.name)
     files = render_files(con)
     out = runs / cfg.name
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".tmp-{cfg.name}-"))
-    old = Path(tempfile.mkdtemp(dir=out.parent, prefix=f".old-{cfg.name}-"))
-    try:
-        for rel, text in files.items():
-            p = tmp / rel
-            p.parent.mkdir(parents=True, exist_ok=True)
-            p.write_text(text, encoding="utf-8")
-        # Swap the folder whole; a concurrent renderer of the same tables writes the same bytes.
-        for _ in range(10):
-            with contextlib.suppress(FileNotFoundError):
-                os.replace(out, old / "previous")
-            try:
-                os.replace(tmp, out)
-                break
-            except OSError:
-                continue
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.rmtree(old, ignore_errors=True)
+    for rel, text in files.items():
+        write_if_changed(out / rel, text.encode("utf-8"))
+    if out.is_dir():
+        for p in sorted(out.rglob("*"), reverse=True):  # files before their folders
+            rel = p.relative_to(out).as_posix()
+            if p.is_file() and rel not in files and not p.name.startswith(".tmp-"):
+                p.unlink()
+            elif p.is_dir() and not any(p.iterdir()):
+                p.rmdir()
     return out
 
 

@@ -117,6 +117,8 @@ def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) ->
     assert audit.verdicts(cfg) == {f"task-{i:02d}": "NO_CLAIM" if i % 2 else "AIRTIGHT"
                                    for i in range(6)}
     before = audit.files("bench")
+    base = audit.runs / "bench"
+    identity = {k: ((base / k).stat().st_ino, (base / k).stat().st_mtime_ns) for k in before}
 
     # task-02's prose now names its new function: the witness is gone.
     changed = [dict(r) for r in rows]
@@ -130,6 +132,11 @@ def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) ->
     after = audit.files("bench")
     assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == [
         "CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md", "cases/task-02/spec.md"]
+    # Only those were written again: every other file is the very same file.
+    rewritten = sorted(k for k in before if ((base / k).stat().st_ino,
+                                             (base / k).stat().st_mtime_ns) != identity[k])
+    assert rewritten == ["CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md",
+                         "cases/task-02/spec.md"]
 
 
 # -- interrupted runs --------------------------------------------------------------------------
@@ -231,3 +238,16 @@ def test_sigterm_stops_promptly_and_resumes(tmp_path: Path, reference: Reference
     assert audit.files("bench") == reference.files
     assert tables(audit.store, "bench") == reference.tables
     assert resumed["verdicts"] == {"AIRTIGHT": N_TASKS // 2, "NO_CLAIM": N_TASKS // 2}
+
+
+def test_a_task_no_longer_in_the_source_leaves_no_report_files(tmp_path: Path,
+                                                              bench: Bench) -> None:
+    cfg = bench.write(tmp_path / "bench", bench.rows[:3])
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    assert any(k.startswith("cases/task-02/") for k in audit.files("bench"))
+    bench.write(tmp_path / "bench", bench.rows[:2])
+    audit.run(cfg)
+    files = audit.files("bench")
+    assert not any("task-02" in k for k in files), sorted(files)
+    assert not (audit.runs / "bench" / "cases" / "task-02").exists()
