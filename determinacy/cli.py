@@ -1,4 +1,4 @@
-"""Command line: `determinacy run | report | sql | schemas`."""
+"""Command line: `determinacy run | report | hints | sql | verify | store | schemas`."""
 
 from __future__ import annotations
 
@@ -248,6 +248,38 @@ def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None
         click.echo(buf.getvalue(), nl=False)
     else:
         click.echo(json.dumps([dict(zip(cols, r)) for r in data], default=str, sort_keys=True))
+
+
+@main.command("verify")
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--case", "case_id", help="Verify only the claims of this case.")
+@store_option
+def verify_claims(config: str | None, case_id: str | None, store_dir: str) -> None:
+    """Re-check every claim of the stored audit of CONFIG from the raw tasks and the
+    repository, trusting neither the stored search results nor the tool's codebase search.
+
+    Each task is read again from the source (a row that changed since the audit fails). An
+    AIRTIGHT constant must be on an added line of the gold and of the test patch, absent from
+    the prose (case-insensitively, and as a run of its words), and `git grep -F -n -e
+    CONSTANT SHA` must print nothing (AIRTIGHT-PARTIAL: over the readable part). Each verified
+    precedent of a MISDETERMINED / CODEBASE-PLURAL claim must stand on its line at SHA.
+    Prints CONFIRMED or FAILED (with the reason) per claim, then a summary.
+
+    \b
+    Exit status:
+      0  every claim confirmed (or there is none)
+      1  some claim FAILED
+      2  usage or config error (no stored audit, an unknown --case)
+    """
+    from determinacy.verify import verify
+
+    cfg = _load(config)
+    outcomes = verify(Store(store_dir), cfg, case_id)
+    for o in outcomes:
+        click.echo(o.line())
+    failed = sum(not o.confirmed for o in outcomes)
+    click.echo(f"{len(outcomes)} claims: {len(outcomes) - failed} confirmed, {failed} failed")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
 
 
 @main.group()

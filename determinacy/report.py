@@ -1,7 +1,8 @@
 """Render runs/<benchmark>/ from the store's tables with DuckDB: no agent, no git.
 
 Every number comes from a query in `queries/`; Python only lays the results out as markdown.
-The output folder is written aside and swapped in whole, so it never mixes two runs.
+Each file is replaced atomically and only when its bytes change, so a rerun after one task
+changed rewrites that task's files and the summaries; files no longer rendered are removed.
 """
 
 from __future__ import annotations
