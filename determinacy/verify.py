@@ -1,0 +1,413 @@
+"""`determinacy verify`: re-check every claim of a stored audit from the raw task and the
+repository, as a skeptic would.
+
+Nothing the audit computed is trusted but the list of claims: each task is read again from
+the source through the config, the text checks are a few lines of plain string code written
+here (not `determinacy.prose` or `determinacy.patches`), and absence is `git grep -F` itself
+(never `codebase.Tree.search`). Pure checks first; git only at the edge (`Repo`), always
+through `determinacy.git` with an argument list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from determinacy import codebase, git
+from determinacy.config import Config
+from determinacy.errors import CaseError, DeterminacyError
+from determinacy.paths import is_test_path
+from determinacy.records import Task
+from determinacy.report import connect
+from determinacy.settle import quote
+from determinacy.source import load_tasks
+from determinacy.store import Store
+
+CHANGED = "the task changed since the audit"
+ABSENCE_VERDICTS = ("AIRTIGHT", "AIRTIGHT-PARTIAL")
+PRECEDENT_VERDICTS = ("MISDETERMINED", "CODEBASE-PLURAL")
+# The parts of a task its claims rest on (`row` is only where it sits in the source).
+TASK_FIELDS = ("instance_id", "repo", "base_commit", "prose", "gold_patch", "test_patch",
+               "fail_to_pass", "pass_to_pass")
+
+
+# --- pure checks ------------------------------------------------------------------------------
+
+_HUNK = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def added_text(patch: str) -> str:
+    """The text of a unified diff's added lines, joined by newlines.
+
+    Hunk-aware (the line counts of each `@@` header say where a hunk ends), so a `+++ b/path`
+    file header is never text and an added line that itself starts with `++` is.
+    """
+    out: list[str] = []
+    old = new = 0
+    for line in patch.split("\n"):
+        if old > 0 or new > 0:
+            tag = line[:1]
+            if tag == "+":
+                out.append(line[1:])
+                new -= 1
+                continue
+            if tag == "-":
+                old -= 1
+                continue
+            if tag in (" ", ""):  # some tools strip the space of an empty context line
+                old, new = old - 1, new - 1
+                continue
+            if tag == "\\":  # "\ No newline at end of file" counts for neither side
+                continue
+            old = new = 0  # counts that do not fit: read the line as a header
+        if m := _HUNK.match(line):
+            old = int(m.group(1)) if m.group(1) is not None else 1
+            new = int(m.group(2)) if m.group(2) is not None else 1
+    return "\n".join(out)
+
+
+# camelCase, snake_case, kebab-case and spaces all split the same way: `HTTPServer` ->
+# http, server; `render_badge` -> render, badge; digits are words of their own.
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+
+
+def words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def prose_states(constant: str, prose: str) -> str:
+    """How the prose states `constant` ("" when it does not): case-insensitively, or its
+    words as a run of the prose's words."""
+    if constant.casefold() in prose.casefold():
+        return "case-insensitively"
+    w = words(constant)
+    if w and f" {' '.join(w)} " in f" {' '.join(words(prose))} ":
+        return f"as the words '{' '.join(w)}'"
+    return ""
+
+
+def changed_fields(stored: dict[str, Any], task: Task) -> list[str]:
+    """The fields of the raw task that differ from the stored one."""
+    return [f for f in TASK_FIELDS if stored.get(f) != getattr(task, f)]
+
+
+def text_failures(constant: str, task: Task) -> list[str]:
+    """Checks (1)-(3) of an absence claim, over the raw task's texts."""
+    if not constant:
+        return ["no constant"]
+    out = []
+    if constant not in added_text(task.gold_patch):
+        out.append("not on an added line of the gold patch")
+    if constant not in added_text(task.test_patch):
+        out.append("not on an added line of the test patch")
+    if how := prose_states(constant, task.prose):
+        out.append(f"the prose states it ({how})")
+    return out
+
+
+def squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Precedent:
+    """A verified precedent of an agent claim: `value` stands at `path:line` at base."""
+
+    path: str
+    line: int
+    value: str
+    snippet: str
+
+
+def conflict_failures(verdict: str, precedents: Sequence[Precedent], gold_value: str,
+                      gold_added: str) -> list[str]:
+    """What a MISDETERMINED / CODEBASE-PLURAL claim says besides its precedents' lines: the
+    gold's value is the gold patch's, and the precedents disagree as the verdict says."""
+    if not precedents:
+        return ["no verified precedent"]
+    out = []
+    gold = squash(gold_value)
+    if not gold or gold not in squash(gold_added):
+        out.append(f"the gold's value {quote(gold_value)} is not on an added line of the gold "
+                   "patch")
+    values = [(p.path, squash(p.value)) for p in precedents]
+    if verdict == "MISDETERMINED" and all(v == gold for _, v in values):
+        out.append("no precedent's value differs from the gold's")
+    if verdict == "CODEBASE-PLURAL" and not any(
+            pa != pb and va != vb for pa, va in values for pb, vb in values):
+        out.append("no two precedents in different files differ")
+    return out
+
+
+def value_on_line(value: str, snippet: str, text: str, line: int) -> bool:
+    """`value` stands on line `line` of `text` (for a snippet of several lines, on the lines
+    it covers from there), whitespace collapsed as the audit quotes it."""
+    lines = text.split("\n")
+    if not value.strip() or not 1 <= line <= len(lines):
+        return False
+    span = max(1, len(snippet.strip("\n").split("\n")))
+    return squash(value) in squash(" ".join(lines[line - 1 : line - 1 + span]))
+
+
+# --- git at the edge --------------------------------------------------------------------------
+
+
+@dataclass
+class Repo:
+    """One repository's git directory, read through determinacy.git only."""
+
+    git_dir: Path
+    may_fetch: bool = False  # the store's own clone (a configured mirror is read in place)
+    _unreadable: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def unreadable(self, commit: str) -> list[tuple[str, str]]:
+        """(path, why) of what `git grep` cannot read at `commit`: submodules (it skips them
+        silently) and blobs the object store lacks. Raises CaseError when git cannot say."""
+        if commit in self._unreadable:
+            return self._unreadable[commit]
+        p = git.run(self.git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
+        if p.returncode != 0:
+            raise CaseError(f"git ls-tree {commit} failed: {git.stderr_reason(p.stderr)}")
+        blobs: dict[str, list[str]] = {}
+        out = []
+        for record in p.stdout.split(b"\0"):
+            if not record:
+                continue
+            meta, _, raw = record.partition(b"\t")
+            _, kind, sha = meta.decode().split()
+            path = raw.decode("utf-8", "replace")
+            if kind == "commit":
+                out.append((path, "submodule"))
+            elif kind == "blob":
+                blobs.setdefault(sha, []).append(path)
+        if blobs:
+            check = git.run(self.git_dir, "cat-file", "--batch-check",
+                            input="".join(f"{s}\n" for s in blobs).encode())
+            answers = check.stdout.decode(errors="replace").splitlines()
+            if check.returncode != 0 or len(answers) != len(blobs):
+                raise CaseError("git cat-file --batch-check failed: "
+                                f"{git.stderr_reason(check.stderr)}")
+            out += [(path, "missing blob") for sha, answer in zip(blobs, answers)
+                    if answer.split()[-1:] == ["missing"] for path in blobs[sha]]
+        self._unreadable[commit] = sorted(out)
+        return self._unreadable[commit]
+
+    def grep(self, commit: str, constant: str, pathspecs: Sequence[str]) -> tuple[str, str]:
+        """`git grep -F -n -e <constant> <commit> -- <pathspecs>`: (its first hit, "") when
+        it prints one, ("", "") when it finds nothing, ("", why) when it failed."""
+        p = git.run(self.git_dir, "grep", "-F", "-n", "-e", constant, commit, "--", *pathspecs)
+        out = p.stdout.decode("utf-8", "replace").splitlines()
+        # Exit 1 with nothing on stderr is "no match"; git grep also exits 1 when it could not
+        # read a blob (it says so on stderr): unknown is never absence.
+        if p.returncode == 1 and not p.stderr.strip():
+            return "", ""
+        if p.returncode == 0 and out:
+            hit = out[0].replace(f"{commit}:", "", 1)
+            more = f" (and {len(out) - 1} more lines)" if len(out) > 1 else ""
+            return hit[:200] + more, ""
+        return "", f"git grep failed (exit {p.returncode}): {git.stderr_reason(p.stderr)}"
+
+    def show(self, commit: str, path: str) -> tuple[str | None, str]:
+        """The text of `path` at `commit` (`git show <sha>:<path>`), or (None, why)."""
+        p = git.run(self.git_dir, "show", f"{commit}:{path}")
+        if p.returncode != 0:
+            return None, f"git show {commit}:{path} failed: {git.stderr_reason(p.stderr)}"
+        return p.stdout.decode("utf-8", "replace"), ""
+
+
+# --- claims -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A row of the `witnesses` view with status 'claim', and what it rests on."""
+
+    case_id: str
+    verdict: str
+    constant: str
+    proposer: str
+    pass_no: int
+    commit: str  # the full sha the audit searched (`trees`), "" when it has none
+    unread: tuple[str, ...] = ()  # paths the audit did not read: AIRTIGHT-PARTIAL skips them
+    precedents: tuple[Precedent, ...] = ()  # the verified ones, for codebase verdicts
+    gold_value: str = ""
+
+    @property
+    def partial(self) -> bool:
+        return self.verdict == "AIRTIGHT-PARTIAL"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    claim: Claim
+    failures: tuple[str, ...]
+
+    @property
+    def confirmed(self) -> bool:
+        return not self.failures
+
+    def line(self) -> str:
+        c = self.claim
+        # A codebase verdict has no constant of its own: the gold's value is what it is about.
+        head = f"{c.case_id} {c.verdict} {quote(c.constant or c.gold_value)}"
+        if c.partial:
+            head += " (over the readable part)"
+        return f"CONFIRMED {head}" if self.confirmed else \
+            f"FAILED {head}: {'; '.join(self.failures)}"
+
+
+_CLAIMS = """
+SELECT w.case_id, w.verdict, w.constant, w.proposer, w.pass_no,
+       coalesce(tr.commit, '') AS commit,
+       coalesce(list_transform(tr.unread, lambda u: u.path), []) AS unread,
+       (SELECT first(a.precedents) FROM agent_witnesses a
+        WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
+          AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
+          AND a.refuter = w.refuter) AS precedents,
+       (SELECT first(a.gold_value) FROM agent_witnesses a
+        WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
+          AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
+          AND a.refuter = w.refuter) AS gold_value
+FROM witnesses w LEFT JOIN trees tr ON tr.case_id = w.case_id
+WHERE w.status = 'claim' AND (CAST($case AS VARCHAR) IS NULL OR w.case_id = $case)
+ORDER BY w.case_id, w.pass_no, w.proposer, w.verdict, w.constant
+"""
+
+
+def _dicts(con: Any, sql: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    cur = con.execute(sql, params or {})
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
+def stored_claims(con: Any, case: str | None) -> list[Claim]:
+    out = []
+    for r in _dicts(con, _CLAIMS, {"case": case}):
+        precedents = tuple(Precedent(path=p["path"], line=p["line"], value=p["value"],
+                                     snippet=p["snippet"])
+                           for p in r["precedents"] or [] if p["verified"])
+        out.append(Claim(case_id=r["case_id"], verdict=r["verdict"], constant=r["constant"],
+                         proposer=r["proposer"], pass_no=r["pass_no"], commit=r["commit"],
+                         unread=tuple(r["unread"]), precedents=precedents,
+                         gold_value=r["gold_value"] or ""))
+    return out
+
+
+@dataclass
+class Verifier:
+    store: Store
+    cfg: Config
+    skipped: list[str]  # globs a lenient audit left out of its search (its receipts too)
+    repos: dict[str, Repo | CaseError] = field(default_factory=dict)
+    commits: dict[tuple[str, str], str | CaseError] = field(default_factory=dict)
+
+    def locate(self, task: Task) -> tuple[Repo, str]:
+        """The task's repository and the full sha its base commit names (raises CaseError)."""
+        if task.repo not in self.repos:
+            try:
+                self.repos[task.repo] = Repo(*codebase.ensure_mirror(self.store, self.cfg,
+                                                                     task.repo))
+            except CaseError as e:
+                self.repos[task.repo] = e
+        repo = self.repos[task.repo]
+        if isinstance(repo, CaseError):
+            raise repo
+        key = (task.repo, task.base_commit)
+        if key not in self.commits:
+            try:
+                # As the audit resolved it: an object name, never a ref; the store's own clone
+                # may fetch a commit it lacks, a configured mirror is never written to.
+                self.commits[key] = codebase.resolve_commit(
+                    self.store, self.cfg, repo.git_dir, task.repo, task.base_commit,
+                    repo.may_fetch)
+            except CaseError as e:
+                self.commits[key] = e
+        sha = self.commits[key]
+        if isinstance(sha, CaseError):
+            raise sha
+        return repo, sha
+
+    def absence(self, repo: Repo, sha: str, claim: Claim) -> list[str]:
+        """Check (4): `git grep` prints nothing, over the whole tree (AIRTIGHT) or all but
+        the paths the audit could not read (AIRTIGHT-PARTIAL)."""
+        excluded = set(claim.unread) if claim.partial else set()
+        unread = [(p, why) for p, why in repo.unreadable(sha)
+                  if p not in excluded and not (self.skipped and is_test_path(p, self.skipped))]
+        if unread:
+            shown = ", ".join(f"{p} ({why})" for p, why in unread[:3])
+            more = f" and {len(unread) - 3} more" if len(unread) > 3 else ""
+            return [f"absence unknown: git grep cannot read {shown}{more}"]
+        # `:(top)` so that neither the current folder nor core.worktree narrows the search.
+        pathspecs = [":(top)", *(f":(top,exclude,literal){p}" for p in sorted(excluded)),
+                     *(f":(top,exclude,glob){g}" for g in self.skipped)]
+        hit, why = repo.grep(sha, claim.constant, pathspecs)
+        if why:
+            return [why]
+        return [f"present at base: git grep prints {hit}"] if hit else []
+
+    def precedents(self, repo: Repo, sha: str, claim: Claim) -> list[str]:
+        out = []
+        policy = self.cfg.policy
+        for p in claim.precedents:
+            if is_test_path(p.path, policy.test_paths) or is_test_path(p.path,
+                                                                       policy.dead_paths):
+                out.append(f"precedent {p.path} is not a live path")
+                continue
+            text, why = repo.show(sha, p.path)
+            if text is None:
+                out.append(why)
+            elif not value_on_line(p.value, p.snippet, text, p.line):
+                out.append(f"precedent value {quote(p.value)} is not on {p.path}:{p.line}")
+        return out
+
+    def check(self, claim: Claim, task: Task | None, stored: dict[str, Any] | None,
+              load_error: str) -> Outcome:
+        if task is None:
+            why = (f"the task's row no longer loads: {load_error}" if load_error
+                   else "the task is no longer in the source")
+            return Outcome(claim, (why,))
+        failures = []
+        changed = changed_fields(stored, task) if stored is not None else ["not stored"]
+        if changed:
+            failures.append(f"{CHANGED} ({', '.join(changed)})")
+        absence = claim.verdict in ABSENCE_VERDICTS
+        if absence:
+            failures += text_failures(claim.constant, task)
+        elif claim.verdict in PRECEDENT_VERDICTS:
+            failures += conflict_failures(claim.verdict, claim.precedents, claim.gold_value,
+                                          added_text(task.gold_patch))
+        else:
+            failures.append(f"unknown claim verdict {claim.verdict!r}")
+        try:
+            repo, sha = self.locate(task)
+            if claim.commit and sha != claim.commit:
+                failures.append(f"base commit {task.base_commit} resolves to {sha}, not "
+                                f"{claim.commit} (the commit the audit searched)")
+            if absence and claim.constant:
+                failures += self.absence(repo, sha, claim)
+            elif claim.verdict in PRECEDENT_VERDICTS:
+                failures += self.precedents(repo, sha, claim)
+        except CaseError as e:
+            failures.append(str(e))
+        return Outcome(claim, tuple(failures))
+
+
+def verify(store: Store, cfg: Config, case: str | None = None) -> list[Outcome]:
+    """Every claim of the stored audit of `cfg` (or of one case), re-checked."""
+    con = connect(store, cfg.name)
+    stored = {r["case_id"]: r for r in _dicts(con, "SELECT * FROM tasks WHERE loaded")}
+    if case is not None and case not in stored:
+        raise DeterminacyError(f"no audited case {case!r} in the tables of {cfg.name!r}")
+    claims = stored_claims(con, case)
+    [run] = _dicts(con, "SELECT absence, test_paths FROM run")
+    # The policy the claims were made under, as their receipts print it.
+    skipped = list(run["test_paths"]) if run["absence"] == "lenient" else []
+    loaded = load_tasks(cfg)
+    tasks = {t.case_id: t for t in loaded.tasks}
+    errors = {e.case_id: e.message for e in loaded.errors}
+    v = Verifier(store=store, cfg=cfg, skipped=skipped)
+    return [v.check(c, tasks.get(c.case_id), stored.get(c.case_id), errors.get(c.case_id, ""))
+            for c in claims]
