@@ -2,7 +2,11 @@
 
     uv run python benchmarks/audit_speed.py TASKS.jsonl --mirror '/srv/{owner}/{name}.git' \
         [--repo qutebrowser/qutebrowser] [--preset pro|verified] [--jobs 2] [--naive 20] \
-        [--unreadable error|exclude]
+        [--unreadable error|exclude] [--copies K]
+
+`--copies K` audits K copies of every task under new ids (`<id>-copy2`, ...): what a large
+benchmark costs the graph, the store and the reports once the actions themselves are cached.
+After the no-op rerun it changes one task's prose, reruns, and counts the report files written.
 
 It also measures the codebase search against the naive approach (one `git grep` per candidate
 constant instead of one search of the tree per case) on the same cases, in the same run, and
@@ -98,6 +102,31 @@ def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
           f"ratio {t_naive / t_batch:.1f}x (same answers)")
 
 
+def copy(line: str, k: int) -> str:
+    if k == 1:
+        return line
+    row = json.loads(line)
+    row["instance_id"] = f"{row['instance_id']}-copy{k}"
+    return json.dumps(row)
+
+
+def one_prose_change(tasks: Path, lines: list[str], cfg: Path, store: Path, runs: Path,
+                     jobs: int) -> None:
+    """Rerun after the last task's prose changed; count the report files written again."""
+    report = runs / "bench"
+    before = {p: p.stat().st_mtime_ns for p in report.rglob("*") if p.is_file()}
+    row = json.loads(lines[-1])
+    row["problem_statement"] = (row.get("problem_statement") or "") + "\n(edited)"
+    tasks.write_text("\n".join([*lines[:-1], json.dumps(row)]) + "\n")
+    t, s = run(cfg, store, runs, jobs)
+    written = sorted(str(p.relative_to(report)) for p in report.rglob("*")
+                     if p.is_file() and before.get(p) != p.stat().st_mtime_ns)
+    print(f"rerun after one prose change: {t:.2f} s ({s['executed']} tasks executed, "
+          f"{s['actions_computed']} actions computed); report files written: "
+          f"{len(written)} of {len(before)}: {', '.join(written[:6])}"
+          + (" ..." if len(written) > 6 else ""))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tasks", type=Path)
@@ -108,6 +137,7 @@ def main() -> None:
     ap.add_argument("--naive", type=int, default=20, help="cases for the naive comparison")
     ap.add_argument("--unreadable", choices=["error", "exclude"], default="error",
                     help="policy for blobs the mirror lacks (fetched mirrors lack big files)")
+    ap.add_argument("--copies", type=int, default=1, help="audit K copies of every task")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="determinacy-bench-") as tmp:
         folder = Path(tmp)
@@ -115,6 +145,7 @@ def main() -> None:
         lines = [ln for ln in args.tasks.read_text().splitlines() if ln.strip()]
         if args.repo:
             lines = [ln for ln in lines if json.loads(ln).get("repo") == args.repo]
+        lines = [copy(ln, k) for k in range(1, args.copies + 1) for ln in lines]
         tasks.write_text("\n".join(lines) + "\n")
         cfg = write_config(folder, tasks, args.mirror, args.preset, args.unreadable)
         store, runs = folder / "store", folder / "runs"
@@ -126,7 +157,9 @@ def main() -> None:
               f"({s1['executed']} tasks executed, {s1['actions_computed']} actions computed)")
         print(f"no-op rerun: {again:.2f} s, {n / again:.1f} cases/s "
               f"({s2['executed']} tasks executed, {s2['actions_computed']} actions computed)")
+        print(f"  per task: {1000 * again / n:.2f} ms")
         print(f"verdicts: {json.dumps(s1['verdicts'], sort_keys=True)}")
+        one_prose_change(tasks, lines, cfg, store, runs, args.jobs)
         naive_vs_batched(store, args.mirror, args.naive)
 
 
