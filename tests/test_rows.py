@@ -739,3 +739,19 @@ def test_load_tasks_yields_a_case_per_row_or_a_config_error(fuzz_cfg: Config,
         check_task(t)
     msgspec.json.encode(loaded.errors)
     assert loaded.source_digest == digest(path.read_bytes())
+
+
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12),
+                max_size=5),
+       st.sampled_from(["'", '"']), st.sampled_from([", ", ",", " , "]), st.booleans())
+def test_python_list_literals_read_like_literal_eval(items: list[str], q: str, sep: str,
+                                                     trailing: bool) -> None:
+    """The fast path for `['a', 'b']` gives what ast.literal_eval gives, or steps aside."""
+    import ast
+
+    from determinacy.source import _simple_list
+
+    text = "[" + sep.join(repr(i) if q == "'" else json.dumps(i) for i in items) \
+        + ("," if trailing and items else "") + "]"
+    fast = _simple_list(text)
+    assert fast is None or fast == ast.literal_eval(text)
