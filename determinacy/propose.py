@@ -344,9 +344,11 @@ def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
     # A string on one side naming what the other side defines (`getattr(m, "new_func")`,
     # `monkeypatch.setattr(m, "new_func", ...)`). A string naming what the other side only
     # uses is most often a library's attribute (`monkeypatch.setattr(m, "guess_type")`).
-    # Parameters are left out: a string equal to one is most often a message or a
-    # `parametrize("region", ...)` argument name, not a keyword passed by name.
-    g_named = {o.role for o in gold if o.kind == "identifier" and o.decl != "parameter"}
+    # A parameter is named only by a dict key (`fn(**{"compact": True})`): any other string
+    # equal to one is most often a message or a `parametrize("region", ...)` argument name.
+    keyed = any(o.kind == "string" and o.decl == "key" for o in test)
+    g_named = {o.role for o in gold if o.kind == "identifier"
+               and (o.decl != "parameter" or keyed)}
     if any(o.kind == "string" for o in test) and "def" in g_named and "local" not in g_roles:
         return "gold→test", "defined by the gold, named by a string of the test"
     if any(o.kind == "string" for o in gold) and test_defs and "local" not in t_roles:

@@ -633,10 +633,7 @@ CASES: list[Case] = [
          '    assert "guess_type" not in vars(core)\n',
          (("positive", "render_compact", crosses("function", NAMED)),
           ("positive-kwargs", "compact", crosses("parameter", NAMED)),
-          ("negative", "guess_type", Want(defuse="none", rule=FOREIGN))),
-         xfail={"positive-kwargs": "a string naming a gold parameter does not cross: without "
-                "telling a dict key from a message (`t.Fatal(\"burst\")`) or a parametrize "
-                "argument name, both noise, the parameter case is left out"}),
+          ("negative", "guess_type", Want(defuse="none", rule=FOREIGN)))),
     *js_like("string-name",
              "export class Client {\n  constructor() {\n    this.retryLimit = 3;\n  }\n\n"
              "  load(path) {\n    return fs.readFileSync(path);\n  }\n}\n",

@@ -219,7 +219,7 @@ def _draft(cap: _Capture, src: bytes, interp: set[int]) -> Draft | None:
         value = decode(src[node.start_byte:node.end_byte].strip())
         return Draft("string", value) if value else None
     start, end = content_span(node, src)
-    return Draft("string", decode(src[start:end]),
+    return Draft("string", decode(src[start:end]), decl="key" if cap.name == "string.key" else "",
                  parts=fixed_parts(node, src, interp, (start, end)))
 
 

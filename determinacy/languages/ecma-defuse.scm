@@ -123,6 +123,8 @@
 
 ; ---- literals -----------------------------------------------------------------------------
 
+; An object literal's quoted key (`{"retryLimit": 3}`): a string that may name a field.
+(pair key: (string) @string.key)
 (string) @string
 (template_string) @string
 (template_substitution) @interpolation

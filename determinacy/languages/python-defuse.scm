@@ -112,6 +112,8 @@
 
 ; ---- literals -----------------------------------------------------------------------------
 
+; A dict key (`{"compact": True}`, `**{"compact": True}`): a string that may name a keyword.
+(pair key: (string) @string.key)
 (string) @string
 (interpolation) @interpolation
 (integer) @number
