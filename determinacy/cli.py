@@ -179,11 +179,9 @@ def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: i
 
 
 def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:
-    from determinacy.report import connect
+    from determinacy.report import verdict_counts
 
-    con = connect(store, cfg.name)
-    data = con.sql("SELECT verdict, count(*) FROM verdicts GROUP BY 1 ORDER BY 1").fetchall()
-    return {v: n for v, n in data}
+    return verdict_counts(store, cfg.name)
 
 
 @main.command()

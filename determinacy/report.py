@@ -7,7 +7,9 @@ changed rewrites that task's files and the summaries; files no longer rendered a
 
 from __future__ import annotations
 
+import contextlib
 import decimal
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,39 @@ def connect(store: Store, benchmark: str) -> Any:
         con.execute(f"CREATE TABLE t_{t} AS SELECT * FROM read_parquet('{path}')")
     con.execute(query_text("views"))
     return con
+
+
+def _tables_stamp(store: Store, benchmark: str) -> list[list[Any]]:
+    """Size and mtime of each table file: what a count derived from them is valid for."""
+    folder = store.tables(benchmark)
+    out = []
+    for t in TABLES:
+        try:
+            st = (folder / f"{t}.parquet").stat()
+        except FileNotFoundError:
+            return []
+        out.append([t, st.st_size, st.st_mtime_ns])
+    return out
+
+
+def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, int]:
+    """Cases per verdict. Rendering saves them beside the tables, stamped with the tables'
+    sizes and times; a run that changed nothing reads them back instead of loading every
+    table into DuckDB (most of a no-op run's fixed cost on a large benchmark)."""
+    saved = store.tables(benchmark) / "verdict_counts.json"
+    stamp = _tables_stamp(store, benchmark)
+    if con is None:
+        with contextlib.suppress(OSError, ValueError, KeyError):
+            data = json.loads(saved.read_text(encoding="utf-8"))
+            if stamp and data["tables"] == stamp:
+                return {str(k): int(v) for k, v in data["counts"].items()}
+        con = connect(store, benchmark)
+    got = con.sql("SELECT verdict, count(*) FROM verdicts GROUP BY 1 ORDER BY 1").fetchall()
+    counts = {v: n for v, n in got}
+    if stamp:
+        write_if_changed(saved, json.dumps({"tables": stamp, "counts": counts},
+                                           sort_keys=True).encode("utf-8"))
+    return counts
 
 
 def rows(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -96,6 +131,7 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     rewrites that task's files and the summaries, not every receipt."""
     con = connect(store, cfg.name)
     files = render_files(con)
+    verdict_counts(store, cfg.name, con)
     out = runs / cfg.name
     for rel, text in files.items():
         write_if_changed(out / rel, text.encode("utf-8"))

@@ -170,6 +170,8 @@ def _show(value: str) -> str:
 
 
 def _check_text(value: str, what: str, n: int) -> str:
+    if value.isascii():  # most fields: no surrogate possible, no scan
+        return value
     if (m := _SURROGATE.search(value)) is not None:
         raise RowError(f"row {n}: field `{what}` is not valid text (a lone surrogate "
                        f"{ascii(m.group())} at character {m.start()})")
