@@ -165,34 +165,12 @@ class Repo:
 
     def unreadable(self, commit: str) -> list[tuple[str, str]]:
         """(path, why) of what `git grep` cannot read at `commit`: submodules (it skips them
-        silently) and blobs the object store lacks. Raises CaseError when git cannot say."""
-        if commit in self._unreadable:
-            return self._unreadable[commit]
-        p = git.run(self.git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
-        if p.returncode != 0:
-            raise CaseError(f"git ls-tree {commit} failed: {git.stderr_reason(p.stderr)}")
-        blobs: dict[str, list[str]] = {}
-        out = []
-        for record in p.stdout.split(b"\0"):
-            if not record:
-                continue
-            meta, _, raw = record.partition(b"\t")
-            _, kind, sha = meta.decode().split()
-            path = raw.decode("utf-8", "replace")
-            if kind == "commit":
-                out.append((path, "submodule"))
-            elif kind == "blob":
-                blobs.setdefault(sha, []).append(path)
-        if blobs:
-            check = git.run(self.git_dir, "cat-file", "--batch-check",
-                            input="".join(f"{s}\n" for s in blobs).encode())
-            answers = check.stdout.decode(errors="replace").splitlines()
-            if check.returncode != 0 or len(answers) != len(blobs):
-                raise CaseError("git cat-file --batch-check failed: "
-                                f"{git.stderr_reason(check.stderr)}")
-            out += [(path, "missing blob") for sha, answer in zip(blobs, answers)
-                    if answer.split()[-1:] == ["missing"] for path in blobs[sha]]
-        self._unreadable[commit] = sorted(out)
+        silently) and blobs the object store lacks. Raises CaseError when git cannot say.
+        The listing is the audit's own (`codebase.list_tree`); the absence check itself is
+        git grep, never the tool's search."""
+        if commit not in self._unreadable:
+            state = codebase.list_tree(self.git_dir, commit).state()
+            self._unreadable[commit] = sorted((u.path, u.why) for u in state.unread)
         return self._unreadable[commit]
 
     def grep(self, commit: str, constant: str, pathspecs: Sequence[str]) -> tuple[str, str]:
