@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -266,6 +266,13 @@ class Tree:
         """Path -> sha of every readable blob (built once: post-images read many files)."""
         return {e.path: e.sha for e in self.entries
                 if e.kind == "blob" and e.sha not in self.missing}
+
+    def preload(self, paths: Iterable[str]) -> None:
+        """Bring the blobs of `paths` into the run's cache through one `git cat-file --batch`,
+        so reading each of them (`read`) costs no process of its own."""
+        shas = sorted({self._blobs[p] for p in paths if p in self._blobs})
+        for _ in self._read([s for s in shas if BLOBS.get(s) is None]):
+            pass
 
     def read(self, path: str) -> str | None:
         """A file's text at the commit, or None when there is no such readable file."""

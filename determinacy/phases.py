@@ -134,9 +134,14 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
                         inputs={"gold": inputs["gold"], "test": inputs["test"],
                                 "tests": store.put_json(task.fail_to_pass),
                                 "bases": store.put_json([bases, sorted(tree.missing)])})
-        h = store.action(key, lambda: msgspec.json.encode(propose(
-            task.gold_patch, task.test_patch, cfg.policy.test_paths, cfg.policy.min_length,
-            fail_to_pass=task.fail_to_pass, read=tree.read), order="sorted"))
+
+        def compute() -> bytes:
+            tree.preload(touched)  # post-images read these: one git process, not one each
+            return msgspec.json.encode(propose(
+                task.gold_patch, task.test_patch, cfg.policy.test_paths, cfg.policy.min_length,
+                fail_to_pass=task.fail_to_pass, read=tree.read), order="sorted")
+
+        h = store.action(key, compute)
         proposal = msgspec.json.decode(store.get(h), type=Proposal)
         if proposal.error:
             raise PhaseFailure(proposal.error)
