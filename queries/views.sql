@@ -40,32 +40,45 @@ SELECT pass_no,
 FROM agent_calls
 GROUP BY pass_no;
 
--- How each candidate was settled: the first check that stopped it, in the order settle.py
--- applies them (`step` groups them for REPORT.md's funnel, `settled` says it in a receipt).
+-- The checks of settle.py in the order it applies them: REPORT.md's funnel lists them all.
+CREATE OR REPLACE VIEW settle_steps AS
+SELECT * FROM (VALUES
+    (2, 'not graded (FAIL_TO_PASS empty, or all its tests name files that do not exist)'),
+    (3, 'not graded by a FAIL_TO_PASS test (outside the tests it runs, or a literal it only '
+        || 'feeds in)'),
+    (4, 'cannot certify (too short, no letter or digit, common word; data the test feeds in '
+        || 'or a table the gold transcribes)'),
+    (5, 'names that do not cross the code-test boundary (DefUse)'),
+    (6, 'stated in the prose'),
+    (7, 'present in the codebase at base_commit'),
+    (8, 'predicted by the codebase''s naming (CONVENTION)'),
+    (9, 'not searched'),
+    (10, 'certified (AIRTIGHT witnesses)')
+) AS t(ord, step);
+
+-- How each candidate was settled: the first check that stopped it (`step`, for the funnel;
+-- `settled` says it in a receipt).
 CREATE OR REPLACE VIEW settled AS
-SELECT *,
-       CASE WHEN certified THEN 'certified (AIRTIGHT witnesses)'
-            WHEN ungraded <> '' THEN 'not graded (FAIL_TO_PASS empty, or all its tests name '
-                                     || 'files that do not exist)'
-            WHEN len(graded_by) = 0 THEN 'not graded by a FAIL_TO_PASS test (outside the '
-                                         || 'tests it runs, or a literal it only feeds in)'
-            WHEN trivial <> '' THEN 'cannot certify (too short, no letter or digit, common word; data the '
-                 || 'test feeds in or a table the gold transcribes)'
-            WHEN defuse = 'none' THEN 'names that do not cross the code-test boundary (DefUse)'
-            WHEN prose_match <> '' THEN 'stated in the prose'
-            WHEN codebase_at <> '' THEN 'present in the codebase at base_commit'
-            WHEN convention <> '' THEN 'predicted by the codebase''s naming (CONVENTION)'
-            ELSE 'not searched' END AS step,
-       CASE WHEN certified THEN 'CERTIFIED'
-            WHEN ungraded <> '' THEN 'not graded: ' || ungraded
-            WHEN len(graded_by) = 0 THEN rule
-            WHEN trivial <> '' THEN 'cannot certify: ' || trivial
-            WHEN defuse = 'none' THEN 'name does not cross: ' || rule
-            WHEN prose_match <> '' THEN 'in prose (' || prose_match || ')'
-            WHEN codebase_at <> '' THEN 'in codebase: ' || codebase_at
-            WHEN convention <> '' THEN 'CONVENTION (hypothesis): ' || convention
+WITH c AS (
+    SELECT *,
+           CASE WHEN certified THEN 10 WHEN ungraded <> '' THEN 2
+                WHEN len(graded_by) = 0 THEN 3 WHEN trivial <> '' THEN 4
+                WHEN defuse = 'none' THEN 5 WHEN prose_match <> '' THEN 6
+                WHEN codebase_at <> '' THEN 7 WHEN convention <> '' THEN 8
+                ELSE 9 END AS step_ord
+    FROM candidates
+)
+SELECT c.*, s.step,
+       CASE step_ord WHEN 10 THEN 'CERTIFIED'
+            WHEN 2 THEN 'not graded: ' || ungraded
+            WHEN 3 THEN rule
+            WHEN 4 THEN 'cannot certify: ' || trivial
+            WHEN 5 THEN 'name does not cross: ' || rule
+            WHEN 6 THEN 'in prose (' || prose_match || ')'
+            WHEN 7 THEN 'in codebase: ' || codebase_at
+            WHEN 8 THEN 'CONVENTION (hypothesis): ' || convention
             ELSE 'not searched' END AS settled
-FROM candidates;
+FROM c JOIN settle_steps s ON s.ord = c.step_ord;
 
 -- The verdict classes of method.md section 4, in strength order.
 CREATE OR REPLACE VIEW tiers AS
