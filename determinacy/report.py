@@ -16,7 +16,7 @@ from typing import Any
 
 from determinacy import hints
 from determinacy.config import Config
-from determinacy.errors import DeterminacyError
+from determinacy.errors import DeterminacyError, StoreError
 from determinacy.store import Store, write_if_changed
 from determinacy.tables import TABLES
 
@@ -79,8 +79,11 @@ def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, i
     got = con.sql("SELECT verdict, count(*) FROM verdicts GROUP BY 1 ORDER BY 1").fetchall()
     counts = {v: n for v, n in got}
     if stamp:
-        write_if_changed(saved, json.dumps({"tables": stamp, "counts": counts},
-                                           sort_keys=True).encode("utf-8"))
+        # Only a shortcut for the next run: a store `report` may only read (read-only,
+        # another user's) still renders.
+        with contextlib.suppress(StoreError):
+            write_if_changed(saved, json.dumps({"tables": stamp, "counts": counts},
+                                               sort_keys=True).encode("utf-8"))
     return counts
 
 
