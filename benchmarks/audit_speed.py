@@ -64,6 +64,7 @@ def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
     """Time one git grep per constant against the tool's search, on the same patterns."""
     import msgspec
 
+    from determinacy import search
     from determinacy.codebase import list_tree
     from determinacy.config import split_repo
     from determinacy.records import CodebaseSearch
@@ -85,7 +86,8 @@ def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
         owner, name = split_repo(s.repo)
         git_dir = Path(mirror.format(owner=owner, name=name))
         t = time.perf_counter()
-        found = list_tree(git_dir, s.tree.commit if s.tree else s.base_commit).search(s.searched)
+        tree = list_tree(git_dir, s.tree.commit if s.tree else s.base_commit)
+        found = search.Engine(None).find(tree, s.repo, s.searched).hits
         t_batch += time.perf_counter() - t
         t = time.perf_counter()
         naive = {}

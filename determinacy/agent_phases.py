@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from determinacy import agent, codebase, judge
+from determinacy import agent, codebase, judge, search
 from determinacy.config import Config
 from determinacy.patches import added_text, parse_patch
 from determinacy.phases import (
@@ -161,7 +161,8 @@ def run_witness(store: Store, cfg: Config, setup: AgentSetup, task: Task, propos
             witnesses = judge.settle_witnesses(
                 task, setup.pass_no, answer, gold_added=gold_added, test_added=test_added,
                 candidates=proposal.candidates,
-                search=lambda cs: tree.search(cs, skipped(cfg)), read=tree.read,
+                search=lambda cs: search.engine(store).find(
+                    tree, task.repo, cs, skipped(cfg)).hits, read=tree.read,
                 test_paths=cfg.policy.test_paths, dead_paths=cfg.policy.dead_paths,
                 min_length=cfg.policy.min_length, excluded=excluded(cfg), commit=tree.commit,
                 missing_tests=missing_tests(task, tree))

@@ -1,15 +1,13 @@
-"""The codebase at base_commit: mirrors, commit resolution, and a fixed-string search of every
-blob of the tree, read straight from the object store (no checkout).
+"""The codebase at base_commit: mirrors, commit resolution, trees and their blobs, read
+straight from the object store (no checkout). The search itself is `determinacy.search`.
 
 Side effects (git) live here and in `git.py`. A claim of absence needs the whole tree read, so
 a tree is opened with what it cannot give: blobs the mirror lacks (a partial or size-capped
-clone) and submodules (their files live in another repository). Text the tools would miss as
-bytes (UTF-16, Latin-1) is searched decoded as well.
+clone) and submodules (their files live in another repository).
 """
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import functools
 import os
@@ -30,8 +28,6 @@ from determinacy.records import TreeState, Unread
 from determinacy.store import Store, digest
 
 _HEX = re.compile(r"[0-9a-f]{7,64}")
-# Blobs are searched in chunks of about this many bytes (bounded memory, early stop).
-CHUNK = 32 << 20
 
 
 class BlobCache:
@@ -154,7 +150,7 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
     return sha
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Entry:
     path: str
     mode: str
@@ -174,6 +170,11 @@ class Tree:
     def searched(self, skipped: Sequence[str]) -> list[Entry]:
         return [e for e in self.entries if not (skipped and is_test_path(e.path, skipped))]
 
+    def blobs(self, skipped: Sequence[str] = ()) -> frozenset[str]:
+        """The readable blobs a search leaving out the globs `skipped` reads."""
+        return frozenset(e.sha for e in self.searched(skipped)
+                         if e.kind == "blob" and e.sha not in self.missing)
+
     def state(self, skipped: Sequence[str] = ()) -> TreeState:
         """What a search leaving out the globs `skipped` reads, and what it cannot."""
         unread = []
@@ -186,80 +187,15 @@ class Tree:
         return TreeState(commit=self.commit, blobs=sum(e.kind == "blob" for e in entries),
                          unread=unread)
 
-    def search(self, patterns: Sequence[str], skipped: Sequence[str] = ()) -> dict[str, str]:
-        """Map each pattern found in the tree to its first `path:line` (path order).
-
-        Fixed strings, case-sensitive, over the raw bytes of every readable blob (what
-        `git grep -F --text` searches) and also over decoded UTF-16 and Latin-1 text. Finding
-        more can only make certification harder. Unread blobs are not searched: callers must
-        not conclude absence where `state(skipped).unread` is not empty.
-        """
-        todo = {p: p.encode("utf-8", "surrogatepass") for p in sorted(set(patterns))
-                if p and "\n" not in p and "\0" not in p}
-        found: dict[str, str] = {}
-        if not todo:
-            return found
-        latin1 = any(not b.isascii() for b in todo.values())
-        blobs: dict[str, list[str]] = {}
-        for e in self.searched(skipped):
-            if e.kind == "blob" and e.sha not in self.missing:
-                blobs.setdefault(e.sha, []).append(e.path)
-        for chunk in _chunks(self._read(list(blobs)), latin1):
-            for pattern, needle in list(todo.items()):
-                at = chunk.data.find(needle)
-                if at != -1:
-                    found[pattern] = chunk.where(at, blobs)
-                    del todo[pattern]
-            if not todo:
-                break
-        return found
-
     def _read(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
         """Each blob's bytes in the order of `shas`: from the run's cache, the others
         streamed through one `git cat-file --batch` (and cached)."""
-        cached = {s: d for s in shas if (d := BLOBS.get(s)) is not None}
-        fresh = self._cat([s for s in shas if s not in cached])
-        try:
-            for sha in shas:
-                data = cached.get(sha)
-                if data is None:
-                    got, data = next(fresh)
-                    assert got == sha  # `fresh` reads the uncached ones in the same order
-                    BLOBS.put(sha, data)
-                yield sha, data
-        finally:
-            fresh.close()  # a search that found everything stops early: end the git process
-
-    def _cat(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
-        """Each blob's bytes, streamed through one `git cat-file --batch`."""
-        if not shas:
-            return
-        proc = git.popen(self.git_dir, "cat-file", "--batch")
-        assert proc.stdin is not None and proc.stdout is not None
-
-        def feed() -> None:
-            with contextlib.suppress(BrokenPipeError, ValueError, OSError):
-                for s in shas:
-                    proc.stdin.write(f"{s}\n".encode())  # type: ignore[union-attr]
-                proc.stdin.close()  # type: ignore[union-attr]
-
-        writer = threading.Thread(target=feed, daemon=True)
-        writer.start()
-        try:
-            for sha in shas:
-                header = proc.stdout.readline().split()
-                if len(header) != 3 or header[0].decode() != sha:
-                    raise CaseError(f"cannot read blob {sha} at {self.commit}: "
-                                    f"{b' '.join(header).decode(errors='replace') or 'no answer'}"
-                                    " (the mirror changed while it was read?)", transient=True)
-                size = int(header[2])
-                data = proc.stdout.read(size)
-                proc.stdout.read(1)
-                yield sha, data
-        finally:
-            proc.kill()
-            proc.wait()
-            writer.join()
+        for sha, data in cat_blobs(self.git_dir, shas):
+            if data is None:
+                raise CaseError(f"cannot read blob {sha} at {self.commit} (the mirror changed "
+                                "while it was read?)", transient=True)
+            BLOBS.put(sha, data)
+            yield sha, data
 
     @functools.cached_property
     def _blobs(self) -> dict[str, str]:
@@ -289,69 +225,55 @@ class Tree:
         return data.decode(errors="replace")
 
 
-@dataclass
-class _Chunk:
-    data: bytes
-    starts: list[int]  # offset of each segment in `data`
-    shas: list[str]  # the blob each segment comes from
-
-    def where(self, at: int, paths: dict[str, list[str]]) -> str:
-        i = bisect.bisect_right(self.starts, at) - 1
-        line = self.data.count(b"\n", self.starts[i], at) + 1
-        return f"{paths[self.shas[i]][0]}:{line}"
-
-
-def _chunks(blobs: Iterator[tuple[str, bytes]], latin1: bool) -> Iterator[_Chunk]:
-    """Blobs (and their decoded variants) joined by NUL, which no pattern holds, so a match
-    never spans two segments."""
-    parts: list[bytes] = []
-    starts: list[int] = []
-    shas: list[str] = []
-    size = 0
-    for sha, data in blobs:
-        for variant in searchable(data, latin1):
-            starts.append(size)
-            shas.append(sha)
-            parts.append(variant)
-            size += len(variant) + 1
-        if size >= CHUNK:
-            yield _Chunk(b"\0".join(parts), starts, shas)
-            parts, starts, shas, size = [], [], [], 0
-    if parts:
-        yield _Chunk(b"\0".join(parts), starts, shas)
+def cat_blobs(git_dir: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
+    """Each blob's bytes in the order of `shas` (None: the mirror cannot give it): from the
+    run's cache, the others streamed through one `git cat-file --batch`."""
+    cached = {s: d for s in shas if (d := BLOBS.get(s)) is not None}
+    fresh = _cat(git_dir, [s for s in shas if s not in cached])
+    try:
+        for sha in shas:
+            data = cached.get(sha)
+            if data is None:
+                got, data = next(fresh)
+                assert got == sha  # `fresh` reads the uncached ones in the same order
+            yield sha, data
+    finally:
+        fresh.close()  # a reader that stops early ends the git process
 
 
-def searchable(data: bytes, latin1: bool = True) -> list[bytes]:
-    """The byte strings a constant is looked for in: the raw blob, and its text re-encoded as
-    UTF-8 when it is UTF-16 (BOM or the NUL pattern of ASCII text) or, for non-ASCII
-    constants, Latin-1 (not UTF-8, no NUL)."""
-    out = [data]
-    encoding = _utf16(data)
-    if encoding:
-        out.append(data.decode(encoding, "replace").encode("utf-8"))
-    elif latin1 and b"\0" not in data and not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            out.append(data.decode("latin-1").encode("utf-8"))
-    return out
+def _cat(git_dir: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
+    if not shas:
+        return
+    proc = git.popen(git_dir, "cat-file", "--batch")
+    assert proc.stdin is not None and proc.stdout is not None
 
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError, ValueError, OSError):
+            for s in shas:
+                proc.stdin.write(f"{s}\n".encode())  # type: ignore[union-attr]
+            proc.stdin.close()  # type: ignore[union-attr]
 
-def _utf16(data: bytes) -> str:
-    if data[:4] in (b"\xff\xfe\0\0", b"\0\0\xfe\xff"):
-        return "utf-32"
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "utf-16"
-    head = data[:4096]
-    if len(head) < 4 or len(data) % 2:
-        return ""
-    half = len(head) // 2
-    odd, even = head[1::2].count(0), head[0::2].count(0)
-    if odd > 0.4 * half and even < 0.05 * half:
-        return "utf-16-le"
-    if even > 0.4 * half and odd < 0.05 * half:
-        return "utf-16-be"
-    return ""
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        for sha in shas:
+            header = proc.stdout.readline().split()
+            if len(header) == 2 and header[0].decode() == sha and header[1] == b"missing":
+                yield sha, None
+                continue
+            if len(header) != 3 or header[0].decode() != sha:
+                # An answer out of step: nothing after it can be trusted.
+                for rest in shas[shas.index(sha):]:
+                    yield rest, None
+                return
+            size = int(header[2])
+            data = proc.stdout.read(size)
+            proc.stdout.read(1)
+            yield sha, data
+    finally:
+        proc.kill()
+        proc.wait()
+        writer.join()
 
 
 def list_tree(git_dir: Path, commit: str) -> Tree:
@@ -386,7 +308,7 @@ def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
     return _listed(git_dir, sha, objects_state(git_dir))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)  # a repository's search lists its cases' trees first
 def _listed(git_dir: Path, commit: str, state: str) -> Tree:
     return list_tree(git_dir, commit)
 

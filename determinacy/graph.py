@@ -18,7 +18,7 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed as _config_changed
 
-from determinacy import __version__, agent, codebase, dodb, phases
+from determinacy import __version__, agent, codebase, dodb, phases, search
 from determinacy import agent_phases as ap
 from determinacy.agent_phases import AgentSetup
 from determinacy.config import Config, config_digest, mapped_fields
@@ -168,8 +168,29 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                              _no_retry(out)],
             }
 
+    by_repo: dict[str, list[Task]] = {}
+    for t in tasks:
+        by_repo.setdefault(t.repo, []).append(t)
+
+    def task_search() -> Any:
+        """Search every constant of a repository's cases in one pass over its blobs."""
+        for repo, cases in sorted(by_repo.items()):
+            refs = [audit.ref("propose", t.case_id) for t in cases]
+
+            def action(repo: str = repo, cases: list[Task] = cases,
+                       refs: list[Path] = refs) -> None:
+                phases.run_search(store, cfg, repo, list(zip(cases, refs)))
+
+            yield {
+                "name": repo_name(repo), "actions": [action],
+                "file_dep": [str(r) for r in refs],
+                "uptodate": [config_changed({"v": search.VERSION,
+                                             "skipped": phases.skipped(cfg),
+                                             "mirror state": audit.mirror_state(repo)})],
+            }
+
     def task_codebase() -> Any:
-        """Search the tree at base_commit for every candidate (one batched git grep)."""
+        """Answer each case from its repository's search (the tree at base_commit)."""
         for t in tasks:
             up, out = audit.ref("propose", t.case_id), audit.ref("codebase", t.case_id)
 
@@ -178,6 +199,9 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
             yield {
                 "name": t.case_id, "actions": [action], "file_dep": [str(up)],
+                # Ordering only: the repository's search runs first, but running it does not
+                # make this case stale.
+                "task_dep": [f"search:{repo_name(t.repo)}"],
                 "targets": [str(out)],
                 "uptodate": [config_changed({"v": phases.VERSIONS["codebase"],
                                              **phases.codebase_params(cfg, t),
@@ -280,12 +304,18 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             "targets": [str(audit.out / "REPORT.md"), str(audit.out / "CLAIMS.md")],
         }
 
-    creators = {"task_propose": task_propose, "task_codebase": task_codebase,
+    creators = {"task_propose": task_propose, "task_search": task_search,
+                "task_codebase": task_codebase,
                 "task_settle": task_settle, "task_tables": task_tables, "task_report": task_report}
     if audit.agents:
         creators.update(task_screen=task_screen, task_witness=task_witness,
                         task_refute=task_refute)
     return {name: _uncaptured(audit, c) for name, c in creators.items()}
+
+
+def repo_name(repo: str) -> str:
+    """A repository as a doit task name (`owner+name`)."""
+    return repo.replace("/", "+")
 
 
 def _guarded(audit: Audit, action: Callable[[], Any]) -> Callable[[], Any]:

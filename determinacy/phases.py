@@ -1,5 +1,8 @@
 """Per-case phases: propose -> codebase -> settle. Each goes through the action cache.
 
+Between propose and codebase, one `search` per repository looks for every constant of all its
+cases in one pass over its distinct blobs; the per-case codebase phase then reads its answers.
+
 A phase writes a *ref*: a small JSON file naming its output object (or its error). doit tracks
 refs; the action cache makes sure nothing is computed twice, whatever happened to doit's db.
 A ref holds outputs only, not the action key, so a changed key with an identical output leaves
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy import codebase, languages
+from determinacy import codebase, languages, search
 from determinacy.config import Config
 from determinacy.errors import CaseError as PhaseFailure
 from determinacy.patches import new_paths, touched_paths
@@ -22,10 +25,10 @@ from determinacy.paths import exclude_pathspecs
 from determinacy.propose import propose
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
-from determinacy.store import ActionKey, Store, write_if_changed
+from determinacy.store import ActionKey, Store, digest, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "8", "codebase": "3", "settle": "4"}
+VERSIONS = {"propose": "8", "codebase": "4", "settle": "5"}
 PHASES = tuple(VERSIONS)
 
 
@@ -150,14 +153,52 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
     return finish(task, "propose", out, body)
 
 
+def searched_constants(proposal: Proposal) -> list[str]:
+    """The constants the codebase is searched for: a constant no FAIL_TO_PASS test grades can
+    never certify, so it is not worth a search."""
+    return sorted({c.constant for c in proposal.candidates if not c.trivial and c.graded_by})
+
+
+def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Path]]) -> None:
+    """Search every constant of the repository's cases in one pass over its distinct blobs
+    (what the engine has not searched yet). Only warms the engine's cache: each case's
+    codebase phase asks for its own answers, and reports its own errors."""
+    engine = search.engine(store)
+    wants: list[tuple[frozenset[str], list[str]]] = []
+    marks: list[str] = []
+    git_dir: Path | None = None
+    state = codebase.mirror_state(cfg, repo)
+    for task, propose_ref in cases:
+        try:
+            up = read_ref(propose_ref)
+        except (OSError, msgspec.DecodeError):
+            continue
+        if up.error is not None:
+            continue
+        patterns = searched_constants(msgspec.json.decode(store.get(up.output), type=Proposal))
+        # A case whose constants a stored batch covers is not listed again when a rerun
+        # searches for another case of the repository.
+        mark = digest(msgspec.json.encode([codebase_params(cfg, task), skipped(cfg), state,
+                                           patterns], order="sorted"))
+        if not patterns or engine.marked(repo, mark):
+            continue
+        try:
+            tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        except PhaseFailure:
+            continue  # the case's codebase phase reports it
+        git_dir = tree.git_dir
+        wants.append((tree.blobs(skipped(cfg)), patterns))
+        marks.append(mark)
+    if git_dir is not None:
+        engine.ensure(git_dir, repo, wants)
+    engine.mark(repo, marks)
+
+
 def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: Path) -> Ref:
     if (failed := upstream_error(out, propose_ref)) is not None:
         return failed
     up = read_ref(propose_ref)
-    proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
-    # A constant no FAIL_TO_PASS test grades can never certify: not worth a search.
-    patterns = sorted({c.constant for c in proposal.candidates
-                       if not c.trivial and c.graded_by})
+    patterns = searched_constants(msgspec.json.decode(store.get(up.output), type=Proposal))
 
     def body() -> Ref:
         # The tree is listed before the key: the key covers what of it could be read, so a
@@ -172,11 +213,11 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
                                 "tests": store.put_json(task.fail_to_pass)})
 
         def compute() -> bytes:
-            found = tree.search(patterns, skipped(cfg))
+            found = search.engine(store).find(tree, task.repo, patterns, skipped(cfg))
             return msgspec.json.encode(CodebaseSearch(
                 repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
-                excluded=excluded(cfg), searched=patterns, found=found, tree=state,
-                unreadable=cfg.policy.unreadable,
+                excluded=excluded(cfg), searched=patterns, found=found.hits,
+                variants=found.variants, tree=state, unreadable=cfg.policy.unreadable,
                 missing_tests=missing_tests(task, tree)), order="sorted")
 
         return Ref(output=store.action(key, compute))

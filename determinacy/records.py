@@ -119,10 +119,23 @@ class CodebaseSearch(Record, kw_only=True):
     excluded: list[str]  # glob pathspecs left out of the search (lenient policy)
     searched: list[str]
     found: dict[str, str]  # constant -> first "path:line"
+    # An identifier not found, but present with other letter case: constant -> "path:line".
+    variants: dict[str, str] = {}
     tree: TreeState | None = None
     unreadable: Literal["error", "exclude"] = "error"
     # FAIL_TO_PASS ids whose test file exists neither at base_commit nor in a patch.
     missing_tests: list[str] = []
+
+
+class SearchBatch(Record, kw_only=True):
+    """One pass of the codebase search engine: every constant of `constants` looked for in
+    every blob of the object `blobs` (sorted blob shas, one per line). The pairs it covers are
+    never searched again; hits name (blob index, constant index, first line)."""
+
+    blobs: str  # object hash of the blob list
+    constants: list[str]
+    hits: list[tuple[int, int, int]] = []
+    variants: list[tuple[int, int, int]] = []  # an identifier only in other letter case
 
 
 class Check(Record, kw_only=True):
@@ -259,7 +272,8 @@ class AgentResult(Record):
 
 
 STORED_RECORDS: tuple[type[Record], ...] = (
-    Task, CaseError, Sibling, Candidate, Proposal, Unread, TreeState, CodebaseSearch, Check,
+    Task, CaseError, Sibling, Candidate, Proposal, Unread, TreeState, CodebaseSearch, SearchBatch,
+    Check,
     CaseResult, RunInfo,
     AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
 )

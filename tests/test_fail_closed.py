@@ -27,7 +27,7 @@ from conftest import (
     write_benchmark,
 )
 
-from determinacy import codebase
+from determinacy import codebase, search
 from determinacy import git as gitcmd
 from determinacy.cli import main
 from determinacy.errors import CaseError
@@ -252,7 +252,8 @@ def test_text_in_other_encodings_is_searched_decoded(tmp_path: Path, encoding: s
     (repo / "notes.txt").write_bytes(f"first line\nsee {name} here\n".encode(encoding))
     sha = commit(repo, {})
     tree = codebase.list_tree(repo / ".git", sha)
-    assert tree.search([name, "absent thing"]) == {name: "notes.txt:2"}
+    assert search.Engine(None).find(tree, "r", [name, "absent thing"]).hits == \
+        {name: "notes.txt:2"}
 
 
 def test_utf16_constant_at_base_is_not_certified(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from conftest import Audit, diff, make_repo, row, write_benchmark
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from determinacy import codebase, judge
+from determinacy import codebase, judge, search
 from determinacy.config import DEFAULT_DEAD_PATHS, DEFAULT_TEST_PATHS
 from determinacy.patches import added_text, parse_patch
 from determinacy.paths import is_test_path
@@ -141,7 +141,7 @@ class World:
 
     @functools.cache  # noqa: B019
     def search(self, constant: str) -> dict[str, str]:
-        return self.tree.search([constant])
+        return search.Engine(None).find(self.tree, "acme/dates", [constant]).hits
 
     @functools.cached_property
     def tree(self) -> codebase.Tree:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from conftest import commit, diff, make_repo
 
+from determinacy import search
 from determinacy.codebase import list_tree
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.paths import exclude_pathspecs, is_test_path
@@ -59,10 +60,11 @@ def test_search_finds_patterns_hidden_by_overlapping_matches(tmp_path: Path) -> 
     repo = tmp_path / "r"
     sha = make_repo(repo, {"a.txt": "foobar here\n-x flag\n", "b/c.txt": "nothing\n"})
     tree = list_tree(repo / ".git", sha)
-    found = tree.search(["foo", "foobar", "oba", "-x", "absent", "bar h"])
+    engine = search.Engine(None)
+    found = engine.find(tree, "r", ["foo", "foobar", "oba", "-x", "absent", "bar h"]).hits
     assert set(found) == {"foo", "foobar", "oba", "-x", "bar h"}
     assert found["-x"] == "a.txt:2"
-    assert tree.search(["nothing"], ["b/**"]) == {}
+    assert engine.find(tree, "r", ["nothing"], ["b/**"]).hits == {}
 
 
 def test_trivial_constants_never_certify() -> None:

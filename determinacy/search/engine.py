@@ -1,0 +1,212 @@
+"""The codebase search engine: each distinct blob of a repository read once for every
+constant of every task, and each (blob, constant) pair searched once, ever.
+
+A *batch* searches a set of blobs for a set of constants and is stored (`SearchBatch`, an
+object, named in `search/<version>/<repo>/`), so a new task, pass or candidate searches only
+the pairs no batch covers. An answer for one tree maps the hits back to its entries: the first
+entry in tree order whose blob holds the constant, and the line. A blob that cannot be read
+covers nothing: absence stays unknown wherever it is (callers fail closed).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from determinacy import codebase
+from determinacy.errors import CaseError
+from determinacy.records import SearchBatch
+from determinacy.search.scan import Scanner, searchable_constant
+from determinacy.store import Store, atomic_write
+
+# Bump when what a hit means changes (the forms searched, how lines count): old batches are
+# then never read again.
+VERSION = "1"
+
+
+@dataclass(frozen=True)
+class Found:
+    """One tree's answer: constant -> first "path:line", for hits and for case variants."""
+
+    hits: dict[str, str]
+    variants: dict[str, str]
+
+
+@dataclass
+class _Cache:
+    """What the stored batches of one repository say, in memory."""
+
+    loaded: set[str] = field(default_factory=set)
+    blobsets: list[frozenset[str]] = field(default_factory=list)
+    batches_of: dict[str, list[int]] = field(default_factory=dict)  # constant -> blobsets
+    hits: dict[str, dict[str, int]] = field(default_factory=dict)  # constant -> blob -> line
+    variants: dict[str, dict[str, int]] = field(default_factory=dict)
+    unions: dict[tuple[int, ...], frozenset[str]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, batch: SearchBatch, blobs: list[str]) -> None:
+        n = len(self.blobsets)
+        self.blobsets.append(frozenset(blobs))
+        for c in batch.constants:
+            self.batches_of.setdefault(c, []).append(n)
+        for into, pairs in ((self.hits, batch.hits), (self.variants, batch.variants)):
+            for b, c, line in pairs:
+                into.setdefault(batch.constants[c], {})[blobs[b]] = line
+        self.unions.clear()
+
+    def covered(self, constant: str) -> frozenset[str]:
+        key = tuple(self.batches_of.get(constant, ()))
+        if key not in self.unions:
+            self.unions[key] = frozenset().union(*(self.blobsets[i] for i in key))
+        return self.unions[key]
+
+    def gaps(self, wants: Iterable[tuple[frozenset[str], Sequence[str]]]
+             ) -> tuple[set[str], set[str]]:
+        """The blobs and constants of one batch covering every pair `wants` asks and no
+        batch has searched (the union: searching a few more pairs costs less than a pass)."""
+        blobs: set[str] = set()
+        constants: set[str] = set()
+        for tree_blobs, patterns in wants:
+            by_cover: dict[tuple[int, ...], list[str]] = {}
+            for c in patterns:
+                by_cover.setdefault(tuple(self.batches_of.get(c, ())), []).append(c)
+            for group in by_cover.values():
+                need = tree_blobs - self.covered(group[0])
+                if need:
+                    blobs |= need
+                    constants.update(group)
+        return blobs, constants
+
+
+class Engine:
+    """The search of one store (None: in memory only, for a process that keeps nothing)."""
+
+    def __init__(self, store: Store | None):
+        self.store = store
+        self._caches: dict[str, _Cache] = {}
+        self._lock = threading.Lock()
+
+    def _index(self, repo: str) -> Path | None:
+        if self.store is None:
+            return None
+        return self.store.root / "search" / VERSION / repo.replace("/", "+")
+
+    def marked(self, repo: str, mark: str) -> bool:
+        """Whether a caller noted `mark` (a digest of what it asked) as covered before."""
+        index = self._index(repo)
+        return index is not None and (index / "marks" / mark).exists()
+
+    def mark(self, repo: str, marks: Iterable[str]) -> None:
+        index = self._index(repo)
+        if index is not None:
+            for m in marks:
+                atomic_write(index / "marks" / m, b"")
+
+    def _cache(self, repo: str) -> _Cache:
+        with self._lock:
+            return self._caches.setdefault(repo, _Cache())
+
+    def _load(self, repo: str, cache: _Cache) -> None:
+        """Read the batches other runs (or processes) stored since the last look."""
+        index = self._index(repo)
+        if self.store is None or index is None or not index.is_dir():
+            return
+        for name in sorted(set(os.listdir(index)) - cache.loaded):
+            if name.startswith(".") or name == "marks":
+                continue
+            try:
+                batch = msgspec.json.decode(self.store.get(name), type=SearchBatch)
+                blobs = self.store.get(batch.blobs).decode().split()
+            except (OSError, msgspec.DecodeError, UnicodeDecodeError):
+                continue  # a damaged entry covers nothing: its pairs are searched again
+            cache.loaded.add(name)
+            cache.add(batch, blobs)
+
+    def ensure(self, git_dir: Path, repo: str,
+               wants: Iterable[tuple[frozenset[str], Sequence[str]]]) -> None:
+        """Search, in one pass over the blobs, every (blob, constant) pair of `wants` that no
+        batch covers. Blobs that cannot be read are left uncovered."""
+        cache = self._cache(repo)
+        with cache.lock:
+            self._load(repo, cache)
+            blobs, constants = cache.gaps(
+                (b, [c for c in ps if searchable_constant(c)]) for b, ps in wants)
+            if not blobs or not constants:
+                return
+            batch, read = _search(git_dir, sorted(blobs), sorted(constants))
+            if self.store is not None:
+                listing = self.store.put("".join(f"{s}\n" for s in read).encode())
+                batch = msgspec.structs.replace(batch, blobs=listing)
+                name = self.store.put_json(batch)
+                index = self._index(repo)
+                assert index is not None
+                atomic_write(index / name, b"")
+                cache.loaded.add(name)
+            cache.add(batch, read)
+
+    def find(self, tree: codebase.Tree, repo: str, patterns: Sequence[str],
+             skipped: Sequence[str] = ()) -> Found:
+        """Each pattern's first "path:line" in the tree (path order), over every readable
+        blob of the entries `skipped` leaves in. Callers must not conclude absence where
+        `tree.state(skipped).unread` is not empty."""
+        entries = [e for e in tree.searched(skipped)
+                   if e.kind == "blob" and e.sha not in tree.missing]
+        first: dict[str, tuple[int, str]] = {}
+        for n, e in enumerate(entries):
+            first.setdefault(e.sha, (n, e.path))
+        blobs = frozenset(first)
+        todo = sorted({p for p in patterns if searchable_constant(p)})
+        self.ensure(tree.git_dir, repo, [(blobs, todo)])
+        cache = self._cache(repo)
+        with cache.lock:
+            unread, _ = cache.gaps([(blobs, todo)])
+            if unread:
+                raise CaseError(f"cannot read blob {min(unread)} at {tree.commit} (the mirror "
+                                "changed while it was read?)", transient=True)
+
+            def where(table: dict[str, dict[str, int]], c: str) -> str:
+                at = min((first[b][0], b) for b in table.get(c, {}) if b in first)
+                return f"{first[at[1]][1]}:{table[c][at[1]]}"
+
+            hits = {c: where(cache.hits, c) for c in todo
+                    if any(b in first for b in cache.hits.get(c, {}))}
+            variants = {c: where(cache.variants, c) for c in todo if c not in hits
+                        and any(b in first for b in cache.variants.get(c, {}))}
+        return Found(hits=hits, variants=variants)
+
+
+def _search(git_dir: Path, blobs: list[str], constants: list[str]
+            ) -> tuple[SearchBatch, list[str]]:
+    """Every blob streamed once, every constant looked for in it: the batch and the blobs
+    actually read (in order; the batch's indices refer to them)."""
+    scanner = Scanner(constants)
+    read: list[str] = []
+    hits: list[tuple[int, int, int]] = []
+    variants: list[tuple[int, int, int]] = []
+    for sha, data in codebase.cat_blobs(git_dir, blobs):
+        if data is None:
+            continue
+        b = len(read)
+        read.append(sha)
+        exact, variant = scanner.scan(data)
+        hits.extend((b, c, line) for c, line in sorted(exact.items()))
+        variants.extend((b, c, line) for c, line in sorted(variant.items()))
+    return SearchBatch(blobs="", constants=constants, hits=hits, variants=variants), read
+
+
+_ENGINES: dict[str, Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def engine(store: Store | None) -> Engine:
+    """The process's engine for `store` (its in-memory cache is shared by every phase)."""
+    key = str(store.root) if store is not None else ""
+    with _ENGINES_LOCK:
+        if key not in _ENGINES:
+            _ENGINES[key] = Engine(store)
+        return _ENGINES[key]
