@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import deque
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,12 +23,14 @@ import msgspec
 from determinacy import codebase
 from determinacy.errors import CaseError
 from determinacy.records import SearchBatch
-from determinacy.search.scan import Scanner, searchable_constant
+from determinacy.search.scan import Scanner, first_line, searchable_constant
 from determinacy.store import Store, atomic_write
 
 # Bump when what a hit means changes (the forms searched, how lines count): old batches are
 # then never read again.
 VERSION = "1"
+# Blobs are scanned in windows of about this many bytes (bounded memory, work for each core).
+WINDOW = 4 << 20
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,9 @@ class _Cache:
     loaded: set[str] = field(default_factory=set)
     blobsets: list[frozenset[str]] = field(default_factory=list)
     batches_of: dict[str, list[int]] = field(default_factory=dict)  # constant -> blobsets
-    hits: dict[str, dict[str, int]] = field(default_factory=dict)  # constant -> blob -> line
-    variants: dict[str, dict[str, int]] = field(default_factory=dict)
+    hits: dict[str, set[str]] = field(default_factory=dict)  # constant -> blobs holding it
+    variants: dict[str, set[str]] = field(default_factory=dict)  # ... in other letter case
+    lines: dict[tuple[str, str, bool], int] = field(default_factory=dict)
     unions: dict[tuple[int, ...], frozenset[str]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -55,8 +60,8 @@ class _Cache:
         for c in batch.constants:
             self.batches_of.setdefault(c, []).append(n)
         for into, pairs in ((self.hits, batch.hits), (self.variants, batch.variants)):
-            for b, c, line in pairs:
-                into.setdefault(batch.constants[c], {})[blobs[b]] = line
+            for b, c in pairs:
+                into.setdefault(batch.constants[c], set()).add(blobs[b])
         self.unions.clear()
 
     def covered(self, constant: str) -> frozenset[str]:
@@ -169,33 +174,80 @@ class Engine:
                 raise CaseError(f"cannot read blob {min(unread)} at {tree.commit} (the mirror "
                                 "changed while it was read?)", transient=True)
 
-            def where(table: dict[str, dict[str, int]], c: str) -> str:
-                at = min((first[b][0], b) for b in table.get(c, {}) if b in first)
-                return f"{first[at[1]][1]}:{table[c][at[1]]}"
-
-            hits = {c: where(cache.hits, c) for c in todo
-                    if any(b in first for b in cache.hits.get(c, {}))}
-            variants = {c: where(cache.variants, c) for c in todo if c not in hits
-                        and any(b in first for b in cache.variants.get(c, {}))}
+            chosen: dict[tuple[str, str, bool], str] = {}  # (constant, blob, variant) -> path
+            for c in todo:
+                for variant, table in ((False, cache.hits), (True, cache.variants)):
+                    there = [first[b] for b in table.get(c, ()) if b in first]
+                    if there:
+                        n, path = min(there)
+                        chosen[(c, entries[n].sha, variant)] = path
+                        break
+            lines = self._lines(tree.git_dir, cache, list(chosen))
+        hits = {c: f"{path}:{lines[(c, b, v)]}" for (c, b, v), path in chosen.items() if not v}
+        variants = {c: f"{path}:{lines[(c, b, v)]}" for (c, b, v), path in chosen.items() if v}
         return Found(hits=hits, variants=variants)
+
+    def _lines(self, git_dir: Path, cache: _Cache, wanted: list[tuple[str, str, bool]]
+               ) -> dict[tuple[str, str, bool], int]:
+        """The line of each (constant, blob, variant) a reader is shown: read from the blob
+        once it is chosen, remembered for the process."""
+        todo = sorted({b for c, b, v in wanted if (c, b, v) not in cache.lines})
+        if todo:
+            data = {sha: d for sha, d in codebase.cat_blobs(git_dir, todo) if d is not None}
+            if lost := sorted(set(todo) - set(data)):
+                raise CaseError(f"cannot read blob {lost[0]} (the mirror changed while it was "
+                                "read?)", transient=True)
+            for c, b, v in wanted:
+                if (c, b, v) not in cache.lines and b in data:
+                    cache.lines[(c, b, v)] = first_line(data[b], c, v)
+        return {k: cache.lines[k] for k in wanted}
 
 
 def _search(git_dir: Path, blobs: list[str], constants: list[str]
             ) -> tuple[SearchBatch, list[str]]:
     """Every blob streamed once, every constant looked for in it: the batch and the blobs
-    actually read (in order; the batch's indices refer to them)."""
+    actually read (in order; the batch's indices refer to them). The automata release the
+    interpreter lock, so windows of blobs are scanned on every core while git streams the
+    next ones; at most a few windows are held at once."""
     scanner = Scanner(constants)
     read: list[str] = []
-    hits: list[tuple[int, int, int]] = []
-    variants: list[tuple[int, int, int]] = []
-    for sha, data in codebase.cat_blobs(git_dir, blobs):
-        if data is None:
-            continue
-        b = len(read)
-        read.append(sha)
-        exact, variant = scanner.scan(data)
-        hits.extend((b, c, line) for c, line in sorted(exact.items()))
-        variants.extend((b, c, line) for c, line in sorted(variant.items()))
+    hits: list[tuple[int, int]] = []
+    variants: list[tuple[int, int]] = []
+    kept: dict[int, bytes] = {}  # blobs scanned, not yet collected
+
+    def scan(window: list[bytes]) -> list[tuple[set[int], set[int]]]:
+        return [scanner.scan(d) for d in window]
+
+    def collect(start: int, done: Future[list[tuple[set[int], set[int]]]]) -> None:
+        for b, (exact, variant) in enumerate(done.result(), start):
+            hits.extend((b, c) for c in sorted(exact))
+            variants.extend((b, c) for c in sorted(variant))
+            if exact or variant:  # a case may show a line of it: keep it at hand
+                codebase.BLOBS.put(read[b], kept.pop(b))
+            else:
+                kept.pop(b)
+
+    workers = max(1, min(4, os.cpu_count() or 1))
+    pending: deque[tuple[int, Future[list[tuple[set[int], set[int]]]]]] = deque()
+    window: list[bytes] = []
+    size = 0
+    with ThreadPoolExecutor(workers) as pool:
+        for sha, data in codebase.cat_blobs(git_dir, blobs):
+            if data is None:
+                continue
+            kept[len(read)] = data
+            read.append(sha)
+            window.append(data)
+            size += len(data)
+            if size >= WINDOW:
+                pending.append((len(read) - len(window), pool.submit(scan, window)))
+                window, size = [], 0
+                while len(pending) > 2 * workers:
+                    collect(*pending.popleft())
+        if window:
+            pending.append((len(read) - len(window), pool.submit(scan, window)))
+        while pending:
+            collect(*pending.popleft())
     return SearchBatch(blobs="", constants=constants, hits=hits, variants=variants), read
 
 

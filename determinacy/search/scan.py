@@ -9,7 +9,7 @@ for the reader, never a hit.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import ahocorasick_rs
 
@@ -26,47 +26,60 @@ def encode(constant: str) -> bytes:
 
 
 class Scanner:
-    """One automaton over the lower-cased constants: a blob is lower-cased (ASCII letters
-    only, so offsets stay put) and scanned once; each constant it may hold is then confirmed
-    exactly with `bytes.find`. Exact hits are a subset of the case-insensitive ones."""
+    """Two automata, each run once over a blob: the exact constants, and the lower-cased
+    identifiers over the lower-cased blob (ASCII letters only). An identifier found only
+    there is a case variant. Only which constants occur is computed here: the line of the
+    one occurrence a reader is shown is found afterwards (`first_line`)."""
 
     def __init__(self, constants: Sequence[str]):
         self.constants = list(constants)
-        self._exact = [encode(c) for c in self.constants]
-        self._lower = [b.lower() for b in self._exact]
-        self._identifier = [bool(_IDENTIFIER.fullmatch(c)) for c in self.constants]
-        distinct = sorted(set(self._lower))
-        self._by_lower: list[list[int]] = [[] for _ in distinct]
-        slot = {p: i for i, p in enumerate(distinct)}
-        for i, p in enumerate(self._lower):
-            self._by_lower[slot[p]].append(i)
-        self.latin1 = any(not b.isascii() for b in self._exact)
+        exact = [encode(c) for c in self.constants]
+        self.latin1 = any(not b.isascii() for b in exact)
+        self._exact = _Automaton(exact, range(len(exact)))
+        idents = [i for i, c in enumerate(self.constants) if _IDENTIFIER.fullmatch(c)]
+        self._lower = _Automaton([exact[i].lower() for i in idents], idents)
+
+    def scan(self, data: bytes) -> tuple[set[int], set[int]]:
+        """(indices of the constants the blob holds, indices of the identifiers it holds only
+        in other letter case), over the blob's searchable forms."""
+        exact: set[int] = set()
+        lower: set[int] = set()
+        for form in searchable(data, self.latin1):
+            exact |= self._exact.found(form)
+            lower |= self._lower.found(form.lower())
+        return exact, lower - exact
+
+
+class _Automaton:
+    """Patterns (bytes, duplicates allowed) and the constant indices they stand for."""
+
+    def __init__(self, patterns: Sequence[bytes], ids: Iterable[int]):
+        distinct = sorted(set(patterns))
+        slot = {p: n for n, p in enumerate(distinct)}
+        self._ids: list[list[int]] = [[] for _ in distinct]
+        for p, i in zip(patterns, ids):
+            self._ids[slot[p]].append(i)
         self._ac = ahocorasick_rs.BytesAhoCorasick(
             distinct, implementation=ahocorasick_rs.Implementation.DFA) if distinct else None
 
-    def scan(self, data: bytes) -> tuple[dict[int, int], dict[int, int]]:
-        """(constant index -> first line of an exact hit, identifier index -> first line of a
-        case variant where there is no exact hit), over the blob's searchable forms in order."""
-        exact: dict[int, int] = {}
-        variant: dict[int, int] = {}
+    def found(self, data: bytes) -> set[int]:
         if self._ac is None:
-            return exact, variant
-        for form in searchable(data, self.latin1):
-            low = form.lower()
-            slots = {m[0] for m in self._ac.find_matches_as_indexes(low, overlapping=True)}
-            for s in slots:
-                for i in self._by_lower[s]:
-                    if i in exact:
-                        continue
-                    at = form.find(self._exact[i])
-                    if at >= 0:
-                        exact[i] = form.count(b"\n", 0, at) + 1
-                    elif self._identifier[i] and i not in variant:
-                        at = low.find(self._lower[i])
-                        variant[i] = low.count(b"\n", 0, at) + 1
-        for i in exact:
-            variant.pop(i, None)
-        return exact, variant
+            return set()
+        # Overlapping: a constant inside or across another one's match is still reported.
+        slots = {m[0] for m in self._ac.find_matches_as_indexes(data, overlapping=True)}
+        return {i for s in slots for i in self._ids[s]}
+
+
+def first_line(data: bytes, constant: str, variant: bool = False) -> int:
+    """The 1-based line of the constant's first occurrence in the first searchable form of
+    the blob that holds it (any letter case when `variant`); 0 when it does not occur."""
+    needle = encode(constant)
+    for form in searchable(data, not needle.isascii()):
+        hay, pin = (form.lower(), needle.lower()) if variant else (form, needle)
+        at = hay.find(pin)
+        if at >= 0:
+            return form.count(b"\n", 0, at) + 1
+    return 0
 
 
 def searchable(data: bytes, latin1: bool = True) -> list[bytes]:
