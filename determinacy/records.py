@@ -130,12 +130,13 @@ class CodebaseSearch(Record, kw_only=True):
 class SearchBatch(Record, kw_only=True):
     """One pass of the codebase search engine: every constant of `constants` looked for in
     every blob of the object `blobs` (sorted blob shas, one per line). The pairs it covers are
-    never searched again; hits name (blob index, constant index)."""
+    never searched again; `hits` name (blob index, constant index). A `variant` batch looks
+    for identifiers in other letter case, in blobs that do not hold them exactly."""
 
     blobs: str  # object hash of the blob list
     constants: list[str]
+    variant: bool = False
     hits: list[tuple[int, int]] = []
-    variants: list[tuple[int, int]] = []  # an identifier only in other letter case
 
 
 class Check(Record, kw_only=True):

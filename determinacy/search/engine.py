@@ -23,7 +23,7 @@ import msgspec
 from determinacy import codebase
 from determinacy.errors import CaseError
 from determinacy.records import SearchBatch
-from determinacy.search.scan import Scanner, first_line, searchable_constant
+from determinacy.search.scan import IDENTIFIER, Scanner, first_line, searchable_constant
 from determinacy.store import Store, atomic_write
 
 # Bump when what a hit means changes (the forms searched, how lines count): old batches are
@@ -41,15 +41,17 @@ class Found:
     variants: dict[str, str]
 
 
+Pair = tuple[bool, str]  # (variant, constant): what a batch searched
+
+
 @dataclass
 class _Cache:
     """What the stored batches of one repository say, in memory."""
 
     loaded: set[str] = field(default_factory=set)
     blobsets: list[frozenset[str]] = field(default_factory=list)
-    batches_of: dict[str, list[int]] = field(default_factory=dict)  # constant -> blobsets
-    hits: dict[str, set[str]] = field(default_factory=dict)  # constant -> blobs holding it
-    variants: dict[str, set[str]] = field(default_factory=dict)  # ... in other letter case
+    batches_of: dict[Pair, list[int]] = field(default_factory=dict)  # -> blobsets
+    hits: dict[Pair, set[str]] = field(default_factory=dict)  # -> blobs holding it
     lines: dict[tuple[str, str, bool], int] = field(default_factory=dict)
     unions: dict[tuple[int, ...], frozenset[str]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -58,19 +60,18 @@ class _Cache:
         n = len(self.blobsets)
         self.blobsets.append(frozenset(blobs))
         for c in batch.constants:
-            self.batches_of.setdefault(c, []).append(n)
-        for into, pairs in ((self.hits, batch.hits), (self.variants, batch.variants)):
-            for b, c in pairs:
-                into.setdefault(batch.constants[c], set()).add(blobs[b])
+            self.batches_of.setdefault((batch.variant, c), []).append(n)
+        for b, c in batch.hits:
+            self.hits.setdefault((batch.variant, batch.constants[c]), set()).add(blobs[b])
         self.unions.clear()
 
-    def covered(self, constant: str) -> frozenset[str]:
-        key = tuple(self.batches_of.get(constant, ()))
+    def covered(self, pair: Pair) -> frozenset[str]:
+        key = tuple(self.batches_of.get(pair, ()))
         if key not in self.unions:
             self.unions[key] = frozenset().union(*(self.blobsets[i] for i in key))
         return self.unions[key]
 
-    def gaps(self, wants: Iterable[tuple[frozenset[str], Sequence[str]]]
+    def gaps(self, wants: Iterable[tuple[frozenset[str], Sequence[str]]], variant: bool
              ) -> tuple[set[str], set[str]]:
         """The blobs and constants of one batch covering every pair `wants` asks and no
         batch has searched (the union: searching a few more pairs costs less than a pass)."""
@@ -79,13 +80,18 @@ class _Cache:
         for tree_blobs, patterns in wants:
             by_cover: dict[tuple[int, ...], list[str]] = {}
             for c in patterns:
-                by_cover.setdefault(tuple(self.batches_of.get(c, ())), []).append(c)
+                by_cover.setdefault(tuple(self.batches_of.get((variant, c), ())), []).append(c)
             for group in by_cover.values():
-                need = tree_blobs - self.covered(group[0])
+                need = tree_blobs - self.covered((variant, group[0]))
                 if need:
                     blobs |= need
                     constants.update(group)
         return blobs, constants
+
+    def absent(self, tree_blobs: frozenset[str], patterns: Sequence[str]) -> list[str]:
+        """The identifiers of `patterns` no blob of the tree holds exactly (known: covered)."""
+        return [c for c in patterns if IDENTIFIER.fullmatch(c)
+                and self.hits.get((False, c), set()).isdisjoint(tree_blobs)]
 
 
 class Engine:
@@ -135,29 +141,37 @@ class Engine:
     def ensure(self, git_dir: Path, repo: str,
                wants: Iterable[tuple[frozenset[str], Sequence[str]]]) -> None:
         """Search, in one pass over the blobs, every (blob, constant) pair of `wants` that no
-        batch covers. Blobs that cannot be read are left uncovered."""
+        batch covers; then, in a second pass, the identifiers a tree lacks in other letter
+        case. Blobs that cannot be read are left uncovered."""
         cache = self._cache(repo)
+        wants = [(b, [c for c in ps if searchable_constant(c)]) for b, ps in wants]
         with cache.lock:
             self._load(repo, cache)
-            blobs, constants = cache.gaps(
-                (b, [c for c in ps if searchable_constant(c)]) for b, ps in wants)
-            if not blobs or not constants:
-                return
-            batch, read = _search(git_dir, sorted(blobs), sorted(constants))
-            if self.store is not None:
-                listing = self.store.put("".join(f"{s}\n" for s in read).encode())
-                batch = msgspec.structs.replace(batch, blobs=listing)
-                name = self.store.put_json(batch)
-                index = self._index(repo)
-                assert index is not None
-                atomic_write(index / name, b"")
-                cache.loaded.add(name)
-            cache.add(batch, read)
+            self._pass(git_dir, repo, cache, cache.gaps(wants, False), False)
+            lacking = [(b, cache.absent(b, ps)) for b, ps in wants]
+            self._pass(git_dir, repo, cache, cache.gaps(lacking, True), True)
+
+    def _pass(self, git_dir: Path, repo: str, cache: _Cache,
+              gap: tuple[set[str], set[str]], variant: bool) -> None:
+        blobs, constants = gap
+        if not blobs or not constants:
+            return
+        batch, read = _search(git_dir, sorted(blobs), sorted(constants), variant)
+        if self.store is not None:
+            listing = self.store.put("".join(f"{s}\n" for s in read).encode())
+            batch = msgspec.structs.replace(batch, blobs=listing)
+            name = self.store.put_json(batch)
+            index = self._index(repo)
+            assert index is not None
+            atomic_write(index / name, b"")
+            cache.loaded.add(name)
+        cache.add(batch, read)
 
     def find(self, tree: codebase.Tree, repo: str, patterns: Sequence[str],
              skipped: Sequence[str] = ()) -> Found:
         """Each pattern's first "path:line" in the tree (path order), over every readable
-        blob of the entries `skipped` leaves in. Callers must not conclude absence where
+        blob of the entries `skipped` leaves in; for identifiers it lacks, the first in
+        other letter case. Callers must not conclude absence where
         `tree.state(skipped).unread` is not empty."""
         entries = [e for e in tree.searched(skipped)
                    if e.kind == "blob" and e.sha not in tree.missing]
@@ -169,15 +183,14 @@ class Engine:
         self.ensure(tree.git_dir, repo, [(blobs, todo)])
         cache = self._cache(repo)
         with cache.lock:
-            unread, _ = cache.gaps([(blobs, todo)])
+            unread, _ = cache.gaps([(blobs, todo)], False)
             if unread:
                 raise CaseError(f"cannot read blob {min(unread)} at {tree.commit} (the mirror "
                                 "changed while it was read?)", transient=True)
-
             chosen: dict[tuple[str, str, bool], str] = {}  # (constant, blob, variant) -> path
             for c in todo:
-                for variant, table in ((False, cache.hits), (True, cache.variants)):
-                    there = [first[b] for b in table.get(c, ()) if b in first]
+                for variant in (False, True):
+                    there = [first[b] for b in cache.hits.get((variant, c), ()) if b in first]
                     if there:
                         n, path = min(there)
                         chosen[(c, entries[n].sha, variant)] = path
@@ -203,32 +216,29 @@ class Engine:
         return {k: cache.lines[k] for k in wanted}
 
 
-def _search(git_dir: Path, blobs: list[str], constants: list[str]
+def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
             ) -> tuple[SearchBatch, list[str]]:
     """Every blob streamed once, every constant looked for in it: the batch and the blobs
-    actually read (in order; the batch's indices refer to them). The automata release the
+    actually read (in order; the batch's indices refer to them). The automaton releases the
     interpreter lock, so windows of blobs are scanned on every core while git streams the
     next ones; at most a few windows are held at once."""
-    scanner = Scanner(constants)
+    scanner = Scanner(constants, variant)
     read: list[str] = []
     hits: list[tuple[int, int]] = []
-    variants: list[tuple[int, int]] = []
     kept: dict[int, bytes] = {}  # blobs scanned, not yet collected
 
-    def scan(window: list[bytes]) -> list[tuple[set[int], set[int]]]:
+    def scan(window: list[bytes]) -> list[set[int]]:
         return [scanner.scan(d) for d in window]
 
-    def collect(start: int, done: Future[list[tuple[set[int], set[int]]]]) -> None:
-        for b, (exact, variant) in enumerate(done.result(), start):
-            hits.extend((b, c) for c in sorted(exact))
-            variants.extend((b, c) for c in sorted(variant))
-            if exact or variant:  # a case may show a line of it: keep it at hand
-                codebase.BLOBS.put(read[b], kept.pop(b))
-            else:
-                kept.pop(b)
+    def collect(start: int, done: Future[list[set[int]]]) -> None:
+        for b, found in enumerate(done.result(), start):
+            hits.extend((b, c) for c in sorted(found))
+            data = kept.pop(b)
+            if found:  # a case may show a line of it: keep it at hand
+                codebase.BLOBS.put(read[b], data)
 
     workers = max(1, min(4, os.cpu_count() or 1))
-    pending: deque[tuple[int, Future[list[tuple[set[int], set[int]]]]]] = deque()
+    pending: deque[tuple[int, Future[list[set[int]]]]] = deque()
     window: list[bytes] = []
     size = 0
     with ThreadPoolExecutor(workers) as pool:
@@ -248,7 +258,7 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str]
             pending.append((len(read) - len(window), pool.submit(scan, window)))
         while pending:
             collect(*pending.popleft())
-    return SearchBatch(blobs="", constants=constants, hits=hits, variants=variants), read
+    return SearchBatch(blobs="", constants=constants, variant=variant, hits=hits), read
 
 
 _ENGINES: dict[str, Engine] = {}

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 import ahocorasick_rs
 
-_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 def searchable_constant(constant: str) -> bool:
@@ -26,28 +26,26 @@ def encode(constant: str) -> bytes:
 
 
 class Scanner:
-    """Two automata, each run once over a blob: the exact constants, and the lower-cased
-    identifiers over the lower-cased blob (ASCII letters only). An identifier found only
-    there is a case variant. Only which constants occur is computed here: the line of the
-    one occurrence a reader is shown is found afterwards (`first_line`)."""
+    """One automaton run once over a blob. Exact: which constants the blob holds. Variant
+    (for identifiers a tree lacks): which the lower-cased blob holds lower-cased (ASCII
+    letters only) but the blob does not hold exactly. Only *which* is computed here: the line
+    of the one occurrence a reader is shown is found afterwards (`first_line`)."""
 
-    def __init__(self, constants: Sequence[str]):
+    def __init__(self, constants: Sequence[str], variant: bool = False):
         self.constants = list(constants)
-        exact = [encode(c) for c in self.constants]
-        self.latin1 = any(not b.isascii() for b in exact)
-        self._exact = _Automaton(exact, range(len(exact)))
-        idents = [i for i, c in enumerate(self.constants) if _IDENTIFIER.fullmatch(c)]
-        self._lower = _Automaton([exact[i].lower() for i in idents], idents)
+        self.variant = variant
+        self._bytes = [encode(c) for c in self.constants]
+        self.latin1 = any(not b.isascii() for b in self._bytes)
+        self._automaton = _Automaton([b.lower() for b in self._bytes] if variant
+                                     else self._bytes, range(len(self._bytes)))
 
-    def scan(self, data: bytes) -> tuple[set[int], set[int]]:
-        """(indices of the constants the blob holds, indices of the identifiers it holds only
-        in other letter case), over the blob's searchable forms."""
-        exact: set[int] = set()
-        lower: set[int] = set()
-        for form in searchable(data, self.latin1):
-            exact |= self._exact.found(form)
-            lower |= self._lower.found(form.lower())
-        return exact, lower - exact
+    def scan(self, data: bytes) -> set[int]:
+        """Indices of the constants found, over the blob's searchable forms."""
+        forms = searchable(data, self.latin1)
+        if not self.variant:
+            return set().union(*(self._automaton.found(f) for f in forms))
+        lowered = set().union(*(self._automaton.found(f.lower()) for f in forms))
+        return {i for i in lowered if not any(self._bytes[i] in f for f in forms)}
 
 
 class _Automaton:
