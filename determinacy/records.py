@@ -152,6 +152,8 @@ class Check(Record, kw_only=True):
     prose_match: str  # "" | "exact" | "case-insensitive" | "words"
     codebase_searched: bool
     codebase_at: str  # first "path:line" at base_commit, "" when absent
+    # Absent, but an identifier the codebase has in other letter case: its "path:line".
+    codebase_variant: str = ""
     certified: bool
     command: str  # the receipt: a shell command that prints nothing when `constant` is absent
     ungraded: str = ""  # why no test is graded at all ("" when FAIL_TO_PASS reaches the patch)

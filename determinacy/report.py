@@ -415,6 +415,14 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                 md_table(["constant", "kind", "graded at", "implemented at"],
                          [(w["constant"], w["kind"], w["test_at"], w["gold_at"])
                           for w in witnesses], code_cols=("constant",))]
+        variants = [w for w in witnesses if w["codebase_variant"]]
+        if variants:
+            out += ["The codebase has these names in other letter case only (the exact name "
+                    "is absent, and the test grades the exact name). Open the line to judge "
+                    "which spelling a solver would write:", "",
+                    md_table(["constant", "other letter case at"],
+                             [(w["constant"], w["codebase_variant"]) for w in variants],
+                             code_cols=("constant",))]
     else:
         conventions = [c for c in cands if c["settled"].startswith("CONVENTION")]
         if conventions:

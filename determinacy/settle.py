@@ -93,7 +93,9 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         checks.append(Check(
             case_id=task.case_id, constant=c.constant, kind=c.kind, gold_at=c.gold_at,
             test_at=c.test_at, trivial=c.trivial, defuse=c.defuse, prose_match=in_prose,
-            codebase_searched=was_searched, codebase_at=at, certified=certified,
+            codebase_searched=was_searched, codebase_at=at,
+            codebase_variant=search.variants.get(c.constant, "") if not at else "",
+            certified=certified,
             command=receipt_command(c.constant, commit, search.excluded)
             if was_searched else "", ungraded=ungraded, rule=c.rule, language=c.language,
             decl=c.decl, scope=c.scope, graded_by=c.graded_by, asserting=c.asserting,
