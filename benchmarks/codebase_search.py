@@ -145,7 +145,7 @@ def prepare(cfg: Config, tmp: Path,
         if proposal.error:
             skipped["proposal error"] += 1
             continue
-        # What Tree.search can look for: a pattern with a newline or NUL is never searched.
+        # What the engine can look for: a pattern with a newline or NUL is never searched.
         constants = sorted({c.constant for c in proposal.candidates if not c.trivial
                             and c.constant and "\n" not in c.constant
                             and "\0" not in c.constant})

@@ -4,8 +4,8 @@ repository, as a skeptic would.
 Nothing the audit computed is trusted but the list of claims: each task is read again from
 the source through the config, the text checks are a few lines of plain string code written
 here (not `determinacy.prose` or `determinacy.patches`), and absence is `git grep -F` itself
-(never `codebase.Tree.search`). Pure checks first; git only at the edge (`Repo`), always
-through `determinacy.git` with an argument list.
+(never the search engine, `determinacy.search`). Pure checks first; git only at the edge
+(`Repo`), always through `determinacy.git` with an argument list.
 """
 
 from __future__ import annotations
