@@ -6,6 +6,8 @@ it, so either one resumes what the other left.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
 import sys
 from collections.abc import Callable
@@ -25,8 +27,8 @@ from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
 from determinacy.errors import StoreError
 from determinacy.records import CaseError, Check, RunInfo, Task
-from determinacy.source import Loaded, load_tasks
-from determinacy.store import Store, digest, write_if_changed
+from determinacy.source import Loaded, files_digest, load_tasks, source_files
+from determinacy.store import Store, atomic_write, digest, write_if_changed
 from determinacy.tables import TABLES, TreeRow, error_row, task_row, write_tables
 
 
@@ -45,6 +47,7 @@ class Audit:
     fatal: list[StoreError] = field(default_factory=list)
     _inputs: dict[str, dict[str, str]] = field(default_factory=dict)
     _mirrors: dict[str, str] = field(default_factory=dict)
+    _refs_root: str = ""
 
     def mirror_state(self, repo: str) -> str:
         """What the repository's mirror holds, once per graph load: a mirror completed (or
@@ -67,11 +70,18 @@ class Audit:
     def out(self) -> Path:
         return self.runs / self.cfg.name
 
-    def ref(self, phase: str, case_id: str) -> Path:
-        return self.store.refs(self.name) / phase / f"{case_id}.json"
+    def ref(self, phase: str, case_id: str) -> str:
+        return self._ref(f"{phase}/{case_id}.json")
 
-    def agent_ref(self, phase: str, setup: AgentSetup, case_id: str) -> Path:
-        return self.store.refs(self.name) / phase / setup.slot / f"{case_id}.json"
+    def agent_ref(self, phase: str, setup: AgentSetup, case_id: str) -> str:
+        return self._ref(f"{phase}/{setup.slot}/{case_id}.json")
+
+    def _ref(self, rel: str) -> str:
+        """A ref's path as doit takes it, a string: a large benchmark has tens of thousands,
+        and building a Path for each was a good part of a no-op run (actions make one)."""
+        if not self._refs_root:
+            self._refs_root = str(self.store.refs(self.name))
+        return f"{self._refs_root}/{rel}"
 
     @property
     def source_ref(self) -> Path:
@@ -101,9 +111,49 @@ class Audit:
         )
 
 
+class _SourceRead(msgspec.Struct, frozen=True):
+    """A source as read once: its tasks and errors, and each task's input hashes."""
+
+    tasks: list[Task]
+    errors: list[CaseError]
+    revision: str
+    source_digest: str
+    inputs: dict[str, dict[str, str]]
+
+
+@functools.cache
+def _code_digest() -> str:
+    """The package's own code: reading a source again after any change to it is cheap, and
+    safer than knowing which modules shape a Task."""
+    root = Path(__file__).parent
+    return digest(b"".join(p.read_bytes() for p in sorted(root.rglob("*.py"))))
+
+
+def _read_source(audit: Audit) -> None:
+    """The tasks of the source, read once per content: the same bytes under the same config
+    and code give the same tasks, so a rerun decodes them instead of parsing every row."""
+    cfg, store = audit.cfg, audit.store
+    files, revision = source_files(cfg)
+    key = digest(msgspec.json.encode([__version__, _code_digest(), config_digest(cfg),
+                                      audit.limit, revision, files_digest(cfg, files)]))
+    memo = store.root / "sources" / key
+    with contextlib.suppress(OSError, msgspec.DecodeError, ValueError):
+        read = msgspec.msgpack.decode(store.get(memo.read_text().strip()), type=_SourceRead)
+        audit.loaded = Loaded(tasks=read.tasks, errors=read.errors, revision=read.revision,
+                              source_digest=read.source_digest)
+        audit._inputs = dict(read.inputs)
+        return
+    audit.loaded = load_tasks(cfg, audit.limit)
+    read = _SourceRead(tasks=audit.loaded.tasks, errors=audit.loaded.errors,
+                       revision=audit.loaded.revision,
+                       source_digest=audit.loaded.source_digest,
+                       inputs={t.case_id: audit.inputs(t) for t in audit.loaded.tasks})
+    atomic_write(memo, store.put(msgspec.msgpack.encode(read)).encode())
+
+
 def prepare(audit: Audit) -> Audit:
     """Read the source and record what was read: the graph's first, cheap, step."""
-    audit.loaded = load_tasks(audit.cfg, audit.limit)
+    _read_source(audit)
     manifest = {
         "tasks": sorted([t.case_id, audit.inputs(t)["task"]] for t in audit.loaded.tasks),
         "errors": [msgspec.to_builtins(e) for e in sorted(audit.loaded.errors,
@@ -140,7 +190,7 @@ def _nullary(fn: Callable[[], Any]) -> Callable[[], Any]:
     return fn
 
 
-def _no_retry(path: Path) -> Callable[[], bool]:
+def _no_retry(path: str) -> Callable[[], bool]:
     return _nullary(lambda: not phases.ref_needs_retry(path))
 
 
@@ -156,11 +206,11 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             out = audit.ref("propose", t.case_id)
             inputs = audit.inputs(t)
 
-            def action(t: Task = t, out: Path = out) -> dict[str, str]:
-                return _origin_error(phases.run_propose(store, cfg, t, out), "propose")
+            def action(t: Task = t, out: str = out) -> dict[str, str]:
+                return _origin_error(phases.run_propose(store, cfg, t, Path(out)), "propose")
 
             yield {
-                "name": t.case_id, "actions": [action], "targets": [str(out)],
+                "name": t.case_id, "actions": [action], "targets": [out],
                 "uptodate": [config_changed({"v": phases.VERSIONS["propose"], **params,
                                              "gold": inputs["gold"], "test": inputs["test"],
                                              "tests": t.fail_to_pass,
@@ -178,12 +228,11 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             refs = [audit.ref("propose", t.case_id) for t in cases]
 
             def action(repo: str = repo, cases: list[Task] = cases,
-                       refs: list[Path] = refs) -> None:
-                phases.run_search(store, cfg, repo, list(zip(cases, refs)))
+                       refs: list[str] = refs) -> None:
+                phases.run_search(store, cfg, repo, [(t, Path(r)) for t, r in zip(cases, refs)])
 
             yield {
-                "name": repo_name(repo), "actions": [action],
-                "file_dep": [str(r) for r in refs],
+                "name": repo_name(repo), "actions": [action], "file_dep": refs,
                 "uptodate": [config_changed({"v": search.VERSION,
                                              "skipped": phases.skipped(cfg),
                                              "mirror state": audit.mirror_state(repo)})],
@@ -194,15 +243,16 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
         for t in tasks:
             up, out = audit.ref("propose", t.case_id), audit.ref("codebase", t.case_id)
 
-            def action(t: Task = t, up: Path = up, out: Path = out) -> dict[str, str]:
-                return _origin_error(phases.run_codebase(store, cfg, t, up, out), "codebase")
+            def action(t: Task = t, up: str = up, out: str = out) -> dict[str, str]:
+                return _origin_error(phases.run_codebase(store, cfg, t, Path(up), Path(out)),
+                                     "codebase")
 
             yield {
-                "name": t.case_id, "actions": [action], "file_dep": [str(up)],
+                "name": t.case_id, "actions": [action], "file_dep": [up],
                 # Ordering only: the repository's search runs first, but running it does not
                 # make this case stale.
                 "task_dep": [f"search:{repo_name(t.repo)}"],
-                "targets": [str(out)],
+                "targets": [out],
                 "uptodate": [config_changed({"v": phases.VERSIONS["codebase"],
                                              **phases.codebase_params(cfg, t),
                                              "mirror state": audit.mirror_state(t.repo)}),
@@ -215,33 +265,34 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             p, c = audit.ref("propose", t.case_id), audit.ref("codebase", t.case_id)
             out = audit.ref("settle", t.case_id)
 
-            def action(t: Task = t, p: Path = p, c: Path = c, out: Path = out) -> dict[str, str]:
-                return _origin_error(phases.run_settle(store, cfg, t, p, c, out), "settle")
+            def action(t: Task = t, p: str = p, c: str = c, out: str = out) -> dict[str, str]:
+                return _origin_error(phases.run_settle(store, cfg, t, Path(p), Path(c),
+                                                       Path(out)), "settle")
 
             yield {
-                "name": t.case_id, "actions": [action], "file_dep": [str(p), str(c)],
-                "targets": [str(out)],
+                "name": t.case_id, "actions": [action], "file_dep": [p, c], "targets": [out],
                 "uptodate": [config_changed({"v": phases.VERSIONS["settle"],
                                              "task": audit.inputs(t)["task"]}),
                              _no_retry(out)],
             }
 
     def agent_phase(phase: str, run: Callable[..., phases.Ref],
-                    upstream: Callable[[AgentSetup, Task], list[Path]]) -> Any:
+                    upstream: Callable[[AgentSetup, Task], list[str]]) -> Any:
         """One task per (case, pass): `run(store, cfg, setup, task, *upstream, out)`."""
         for s in audit.agents:
             for t in tasks:
                 deps, out = upstream(s, t), audit.agent_ref(phase, s, t.case_id)
 
-                def action(s: AgentSetup = s, t: Task = t, deps: list[Path] = deps,
-                           out: Path = out) -> dict[str, str]:
-                    return _origin_error(run(store, cfg, s, t, *deps, out), phase)
+                def action(s: AgentSetup = s, t: Task = t, deps: list[str] = deps,
+                           out: str = out) -> dict[str, str]:
+                    return _origin_error(run(store, cfg, s, t, *map(Path, deps), Path(out)),
+                                         phase)
 
                 params = _agent_params(s, phase, audit.inputs(t)["task"], cfg)
                 if phase == "witness":  # it reads the tree at base
                     params["mirror state"] = audit.mirror_state(t.repo)
                 yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
-                       "file_dep": [str(d) for d in deps], "targets": [str(out)],
+                       "file_dep": deps, "targets": [out],
                        "uptodate": [config_changed(params), _no_retry(out)]}
 
     def task_screen() -> Any:
@@ -271,7 +322,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             trees: list[TreeRow] = []
             errors: list[CaseError] = list(audit.loaded.errors)
             for path in settle_refs:
-                ref = phases.read_ref(path)
+                ref = phases.read_ref(Path(path))
                 if ref.error is not None:
                     errors.append(ref.error)
                     continue
@@ -288,7 +339,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
         return {
             "actions": [action],
-            "file_dep": [str(audit.source_ref)] + [str(p) for p in settle_refs + agent_refs],
+            "file_dep": [str(audit.source_ref), *settle_refs, *agent_refs],
             "targets": [str(audit.table(n)) for n in TABLES],
             "uptodate": [_no_retry_any(settle_refs + agent_refs),
                          config_changed({"stored passes": _stored_slots(audit)})],
@@ -370,7 +421,7 @@ def _stored_slots(audit: Audit) -> list[str]:
     return sorted(stored | {s.slot for s in audit.agents})
 
 
-def _no_retry_any(paths: list[Path]) -> Callable[[], bool]:
+def _no_retry_any(paths: list[str]) -> Callable[[], bool]:
     # A case waiting for a retry re-collects the tables after it ran again.
     return _nullary(lambda: not any(phases.ref_needs_retry(p) for p in paths))
 

@@ -49,9 +49,10 @@ def write_ref(path: Path, ref: Ref) -> None:
     write_if_changed(path, msgspec.json.encode(ref, order="sorted"))
 
 
-def ref_needs_retry(path: Path) -> bool:
+def ref_needs_retry(path: str | Path) -> bool:
     try:
-        return read_ref(path).retry
+        with open(path, "rb") as f:
+            return msgspec.json.decode(f.read(), type=Ref).retry
     except (OSError, msgspec.DecodeError):
         return True
 

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from conftest import DEMO, Audit, new_helper, row, widgets_repo, write_benchmark
 
+from determinacy import graph
+
 N_TASKS = 40
 
 
@@ -69,6 +71,27 @@ def test_rerun_executes_nothing(audit: Audit) -> None:
     assert again["up_to_date"] == first["tasks"], again
     assert again["verdicts"] == first["verdicts"]
     assert audit.files("demo") == before
+
+
+def test_rerun_reads_the_source_once_and_survives_a_damaged_memo(
+        audit: Audit, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = audit.run(DEMO)
+    before = audit.files("demo")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("an unchanged source is parsed again")
+
+    # Same bytes, config and code: the tasks come from the store, not from parsing rows.
+    with monkeypatch.context() as m:
+        m.setattr(graph, "load_tasks", refuse)
+        again = audit.run(DEMO)
+    assert again["verdicts"] == first["verdicts"] and audit.files("demo") == before
+    # A damaged memo (or the object it names) is read past: the source is parsed again.
+    [memo] = (audit.store / "sources").iterdir()
+    memo.write_text("not an object hash")
+    third = audit.run(DEMO)
+    assert third["verdicts"] == first["verdicts"] and audit.files("demo") == before
+    assert third["executed"] == 0, third
 
 
 def test_lost_doit_database_recomputes_no_action(audit: Audit) -> None:
