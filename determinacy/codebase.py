@@ -8,11 +8,13 @@ clone) and submodules (their files live in another repository).
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import threading
 from collections import OrderedDict
@@ -276,27 +278,156 @@ def _cat(git_dir: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
         writer.join()
 
 
-def list_tree(git_dir: Path, commit: str) -> Tree:
-    """Every entry of the tree at `commit`, and which of its blobs the mirror lacks."""
-    p = git.run(git_dir, "ls-tree", "-r", "-z", "--full-tree", commit)
-    if p.returncode != 0:
-        raise CaseError(f"incomplete tree: cannot list the tree at {commit} "
-                        f"({git.stderr_reason(p.stderr)})", transient=True)
-    entries = []
-    for record in p.stdout.split(b"\0"):
-        if not record:
-            continue
-        meta, _, path = record.partition(b"\t")
-        mode, kind, sha = meta.decode().split()
-        entries.append(Entry(path=path.decode("utf-8", "replace"), mode=mode,
-                             kind=kind, sha=sha))
+def list_tree(git_dir: Path, commit: str, state: str | None = None) -> Tree:
+    """Every entry of the tree at `commit`, and which of its blobs the mirror lacks.
+
+    Read through the repository's long-lived object readers (`_Objects`): trees of one
+    repository share most subtrees, and two processes per repository replace two per tree.
+    `state` is `objects_state(git_dir)` when the caller has it."""
+    objects = _objects(git_dir, objects_state(git_dir) if state is None else state)
+    with objects.lock:
+        entries = objects.entries(commit)
+        blobs = [e.sha for e in entries if e.kind == "blob"]
+        missing = objects.missing(blobs) if not objects.partial else None
+    if missing is None:  # a partial clone: ask in the way that never fetches
+        missing = _missing_objects(git_dir, commit) & frozenset(blobs)
+    return Tree(git_dir=git_dir, commit=commit, entries=entries, missing=missing)
+
+
+def _missing_objects(git_dir: Path, commit: str) -> frozenset[str]:
     # `--missing=print` lists what is absent without fetching it (a partial clone would).
     r = git.run(git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", commit)
     if r.returncode != 0:
         raise CaseError(f"incomplete tree: cannot list the objects at {commit} "
                         f"({git.stderr_reason(r.stderr)})", transient=True)
-    missing = frozenset(ln[1:].decode() for ln in r.stdout.splitlines() if ln.startswith(b"?"))
-    return Tree(git_dir=git_dir, commit=commit, entries=entries, missing=missing)
+    return frozenset(ln[1:].decode() for ln in r.stdout.splitlines() if ln.startswith(b"?"))
+
+
+class _Objects:
+    """One object store read through `git cat-file --batch` (commits and trees) and
+    `--batch-check` (whether a blob is there, without reading it; no lazy fetch: see
+    `git.popen`). Answers are cached: they hold while the store's fingerprint does."""
+
+    def __init__(self, git_dir: Path):
+        self.git_dir = git_dir
+        self.lock = threading.Lock()
+        # A partial clone's missing objects are "promised": asking for one tries a fetch,
+        # so presence is asked of `rev-list --missing=print` instead (`list_tree`).
+        self.partial = any((git_dir / "objects" / "pack").glob("*.promisor"))
+        self._procs: dict[str, subprocess.Popen[bytes]] = {}
+        self._trees: dict[str, list[tuple[str, str, str, str]]] = {}  # sha -> flat entries
+        self._present: dict[str, bool] = {}
+
+    def _proc(self, mode: str) -> subprocess.Popen[bytes]:
+        proc = self._procs.get(mode)
+        if proc is None or proc.poll() is not None:
+            proc = self._procs[mode] = git.popen(self.git_dir, "cat-file", mode)
+        return proc
+
+    def close(self) -> None:
+        for proc in self._procs.values():
+            proc.kill()
+            proc.wait()
+        self._procs.clear()
+
+    def _object(self, sha: str, commit: str) -> tuple[str, bytes]:
+        proc = self._proc("--batch")
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"{sha}\n".encode())
+        proc.stdin.flush()
+        header = proc.stdout.readline().split()
+        if len(header) != 3:
+            self.close()  # out of step or gone: start afresh next time
+            raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {sha}: "
+                            f"{b' '.join(header).decode(errors='replace') or 'no answer'})",
+                            transient=True)
+        data = proc.stdout.read(int(header[2]))
+        proc.stdout.read(1)
+        return header[1].decode(), data
+
+    def entries(self, commit: str) -> list[Entry]:
+        kind, data = self._object(commit, commit)
+        if kind != "commit" or not data.startswith(b"tree "):
+            raise CaseError(f"incomplete tree: {commit} is not a commit ({kind})",
+                            transient=True)
+        root = data[5:data.index(b"\n")].decode()
+        return [Entry(path=p, mode=m, kind=k, sha=h) for p, m, k, h in self._flat(root, commit)]
+
+    def _flat(self, tree: str, commit: str) -> list[tuple[str, str, str, str]]:
+        """(path, mode, kind, sha) of every file under `tree`, in `git ls-tree -r` order."""
+        if tree in self._trees:
+            return self._trees[tree]
+        kind, data = self._object(tree, commit)
+        if kind != "tree":
+            raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {tree} "
+                            f"is a {kind})", transient=True)
+        out: list[tuple[str, str, str, str]] = []
+        at = 0
+        while at < len(data):
+            space = data.index(b" ", at)
+            nul = data.index(b"\0", space)
+            mode = data[at:space].decode()
+            name = data[space + 1:nul].decode("utf-8", "replace")
+            sha = data[nul + 1:nul + 21].hex()
+            at = nul + 21
+            if mode == "40000":
+                out.extend((f"{name}/{p}", m, k, h) for p, m, k, h in self._flat(sha, commit))
+            else:
+                out.append((name, mode.zfill(6), "commit" if mode == "160000" else "blob", sha))
+        self._trees[tree] = out
+        return out
+
+    def missing(self, shas: list[str]) -> frozenset[str] | None:
+        """The blobs of `shas` the store does not have (asked once each); None when git
+        gives no answer (then it is asked of `rev-list`)."""
+        unknown = sorted({s for s in shas if s not in self._present})
+        for i in range(0, len(unknown), 512):  # a pipe's worth each way
+            part = unknown[i:i + 512]
+            proc = self._proc("--batch-check")
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("".join(f"{s}\n" for s in part).encode())
+            proc.stdin.flush()
+            for sha in part:
+                answer = proc.stdout.readline().split()
+                if not answer or answer[0].decode() != sha:
+                    self.close()  # never a guess: the caller lists the tree another way
+                    self.partial = True
+                    return None
+                self._present[sha] = answer[1:2] != [b"missing"]
+        return frozenset(s for s in shas if not self._present[s])
+
+
+# The readers of the few repositories in use (each holds two git processes).
+_OBJECTS: OrderedDict[Path, tuple[str, _Objects]] = OrderedDict()
+_OBJECTS_LOCK = threading.Lock()
+
+
+def _objects(git_dir: Path, state: str) -> _Objects:
+    """The readers of `git_dir` for its current fingerprint (a changed store starts afresh)."""
+    with _OBJECTS_LOCK:
+        held = _OBJECTS.get(git_dir)
+        if held is not None and held[0] == state:
+            _OBJECTS.move_to_end(git_dir)
+            return held[1]
+        if held is not None:
+            del _OBJECTS[git_dir]
+            _retire(held[1])
+        _OBJECTS[git_dir] = (state, _Objects(git_dir))
+        while len(_OBJECTS) > 8:
+            _retire(_OBJECTS.popitem(last=False)[1][1])
+        return _OBJECTS[git_dir][1]
+
+
+def _retire(objects: _Objects) -> None:
+    with objects.lock:  # a reader still listing a tree finishes first
+        objects.close()
+
+
+@atexit.register
+def _close_objects() -> None:
+    with _OBJECTS_LOCK:
+        for _, objects in _OBJECTS.values():
+            objects.close()
 
 
 def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
@@ -310,7 +441,7 @@ def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
 
 @functools.lru_cache(maxsize=64)  # a repository's search lists its cases' trees first
 def _listed(git_dir: Path, commit: str, state: str) -> Tree:
-    return list_tree(git_dir, commit)
+    return list_tree(git_dir, commit, state)
 
 
 def describe(u: Unread) -> str:
