@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from determinacy import git
 from determinacy.config import Config, split_repo
@@ -152,8 +153,7 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
     return sha
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):  # a tuple: a large tree has tens of thousands
     path: str
     mode: str
     kind: str  # blob | commit (a submodule's gitlink)
@@ -315,7 +315,7 @@ class _Objects:
         # so presence is asked of `rev-list --missing=print` instead (`list_tree`).
         self.partial = any((git_dir / "objects" / "pack").glob("*.promisor"))
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
-        self._trees: dict[str, list[tuple[str, str, str, str]]] = {}  # sha -> flat entries
+        self._trees: dict[str, list[Entry]] = {}  # tree sha -> its files (read-only)
         self._present: dict[str, bool] = {}
 
     def _proc(self, mode: str) -> subprocess.Popen[bytes]:
@@ -351,17 +351,17 @@ class _Objects:
             raise CaseError(f"incomplete tree: {commit} is not a commit ({kind})",
                             transient=True)
         root = data[5:data.index(b"\n")].decode()
-        return [Entry(path=p, mode=m, kind=k, sha=h) for p, m, k, h in self._flat(root, commit)]
+        return self._flat(root, commit)
 
-    def _flat(self, tree: str, commit: str) -> list[tuple[str, str, str, str]]:
-        """(path, mode, kind, sha) of every file under `tree`, in `git ls-tree -r` order."""
+    def _flat(self, tree: str, commit: str) -> list[Entry]:
+        """Every file under `tree` (paths relative to it), in `git ls-tree -r` order."""
         if tree in self._trees:
             return self._trees[tree]
         kind, data = self._object(tree, commit)
         if kind != "tree":
             raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {tree} "
                             f"is a {kind})", transient=True)
-        out: list[tuple[str, str, str, str]] = []
+        out: list[Entry] = []
         at = 0
         while at < len(data):
             space = data.index(b" ", at)
@@ -371,9 +371,10 @@ class _Objects:
             sha = data[nul + 1:nul + 21].hex()
             at = nul + 21
             if mode == "40000":
-                out.extend((f"{name}/{p}", m, k, h) for p, m, k, h in self._flat(sha, commit))
+                out.extend(Entry(f"{name}/{p}", m, k, h) for p, m, k, h in self._flat(sha, commit))
             else:
-                out.append((name, mode.zfill(6), "commit" if mode == "160000" else "blob", sha))
+                out.append(Entry(name, mode.zfill(6), "commit" if mode == "160000" else "blob",
+                                 sha))
         self._trees[tree] = out
         return out
 

@@ -233,9 +233,8 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
     def collect(start: int, done: Future[list[set[int]]]) -> None:
         for b, found in enumerate(done.result(), start):
             hits.extend((b, c) for c in sorted(found))
-            data = kept.pop(b)
-            if found:  # a case may show a line of it: keep it at hand
-                codebase.BLOBS.put(read[b], data)
+            # Kept at hand: the variant pass reads the same blobs, and a case shows a line.
+            codebase.BLOBS.put(read[b], kept.pop(b))
 
     workers = max(1, min(4, os.cpu_count() or 1))
     pending: deque[tuple[int, Future[list[set[int]]]]] = deque()
