@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,7 +195,8 @@ def run_refute(store: Store, cfg: Config, setup: AgentSetup, task: Task, witness
                             candidates=judge.candidates_text(result.witnesses))
 
         def settle() -> AgentResult:
-            final = judge.apply_refutations(result.witnesses, answer, " ".join(setup.refuter))
+            final = judge.apply_refutations(result.witnesses, answer,
+                                            shlex.join(setup.refuter))
             return AgentResult(case_id=task.case_id, pass_no=setup.pass_no,
                                calls=[*result.calls, call], witnesses=final)
 

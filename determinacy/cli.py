@@ -41,10 +41,12 @@ def _term(signum: int, frame: Any) -> None:
 
 store_option = click.option(
     "--store", "store_dir", type=click.Path(file_okay=False), envvar="DETERMINACY_STORE",
-    default="store", show_default=True, help="Store folder (objects, cache, tables, mirrors).")
+    show_envvar=True, default="store", show_default=True,
+    help="Store folder (objects, cache, tables, mirrors).")
 runs_option = click.option(
     "--runs", "runs_dir", type=click.Path(file_okay=False), envvar="DETERMINACY_RUNS",
-    default="runs", show_default=True, help="Where reports go: RUNS/<benchmark>/.")
+    show_envvar=True, default="runs", show_default=True,
+    help="Where reports go: RUNS/<benchmark>/.")
 
 
 # Exit statuses of `determinacy run` (documented in its --help).
@@ -63,13 +65,19 @@ class _Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
-@click.group(cls=_Group)
-@click.version_option(__version__, prog_name="determinacy")
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="determinacy")
 def main() -> None:
     """Audit a SWE-bench-style benchmark: which graded behaviors does the task text determine?
 
     Every claim comes with a receipt a skeptic can re-run. Without CONFIG, `run` audits the
     shipped offline demo benchmark.
+
+    \b
+    Environment:
+      DETERMINACY_STORE   the store folder (--store; default: store)
+      DETERMINACY_RUNS    where reports go (--runs; default: runs)
+    POSIX only (Linux, macOS): the store locks with fcntl.
     """
 
 
@@ -217,9 +225,9 @@ def hints(config: str | None, store_dir: str, runs_dir: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
               default="markdown", show_default=True)
 def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None:
-    """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled, witnesses,
-    verdicts, claims, errors, run, tiers, trees, behaviors, agent_witnesses, agent_calls,
-    passes.
+    """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled,
+    settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, behaviors,
+    agent_witnesses, agent_calls, passes.
     Without QUERY, list the views and their columns."""
     import csv
     import io

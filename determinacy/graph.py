@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -102,8 +103,9 @@ class Audit:
             unreadable=self.cfg.policy.unreadable,
             test_paths=list(self.cfg.policy.test_paths), min_length=self.cfg.policy.min_length,
             passes=sorted(a.pass_no for a in self.agents),
-            agent=" ".join(self.agents[0].argv) if self.agents else "",
-            refuter=" ".join(self.agents[0].refuter) if self.agents else "",
+            # Quoted as a shell would read it: the command can be pasted back.
+            agent=shlex.join(self.agents[0].argv) if self.agents else "",
+            refuter=shlex.join(self.agents[0].refuter) if self.agents else "",
             source_digest=self.loaded.source_digest,
             fields={k: path for k, path in mapped_fields(self.cfg.fields)
                     if not k.startswith("prose[")},
