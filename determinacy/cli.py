@@ -1,4 +1,4 @@
-"""Command line: `determinacy run | report | hints | sql | verify | store | schemas`."""
+"""Command line: `determinacy run | report | show | hints | sql | verify | store | schemas`."""
 
 from __future__ import annotations
 
@@ -202,6 +202,32 @@ def report(config: str | None, store_dir: str, runs_dir: str) -> None:
 
     cfg = _load(config)
     click.echo(render(Store(store_dir), cfg, Path(runs_dir)) / "REPORT.md")
+
+
+@main.command()
+@click.argument("config_case", nargs=-1, required=True, metavar="[CONFIG] CASE")
+@store_option
+@runs_option
+def show(config_case: tuple[str, ...], store_dir: str, runs_dir: str) -> None:
+    """Print one case of the stored audit of CONFIG (default: the demo): its receipt
+    (verdict, evidence, the command that re-runs it) and where its materials are. CASE is a
+    case or instance id, a unique prefix of one, or a unique part of one.
+
+    \b
+    Example:
+      determinacy show examples/swebench-pro.toml vuls-1832b4
+    """
+    from determinacy.report import connect, find_case, receipt
+
+    if len(config_case) > 2:
+        raise click.UsageError("give [CONFIG] CASE")
+    *config, case = config_case
+    cfg = _load(config[0] if config else None)
+    con = connect(Store(store_dir), cfg.name)
+    case_id = find_case(con, case)
+    click.echo(receipt(con, case_id), nl=False)
+    folder = Path(runs_dir) / cfg.name / "cases" / case_id
+    click.echo(f"\nMaterials: {folder}/ (RECEIPT.md, spec.md, gold.diff, hidden_test.diff)")
 
 
 @main.command()

@@ -150,10 +150,7 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
 
 def render_files(con: Any) -> dict[str, str]:
     """Every file of runs/<benchmark>/, by relative path."""
-    cols, data = rows(con, "SELECT * FROM run")
-    run = dict(zip(cols, data[0]))
-    # The passes the tables hold (every stored pass), not only the ones this run executed.
-    run["passes"] = [r[0] for r in rows(con, "SELECT pass_no FROM passes ORDER BY 1")[1]]
+    run = _run(con)
     files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run)}
     files.update(_cases(con, run))
     files.update(_attribution(con))
@@ -316,8 +313,40 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _cases(con: Any, run: dict[str, Any]) -> dict[str, str]:
+def find_case(con: Any, wanted: str) -> str:
+    """The case `wanted` names: its case id or instance id, else the one id it begins, else
+    the one id it is part of (SWE-bench Pro ids are long). Ambiguity is an error."""
+    _, data = rows(con, "SELECT case_id, instance_id FROM tasks ORDER BY case_id")
+    for test in (lambda i: i == wanted, lambda i: i.startswith(wanted),
+                 lambda i: wanted in i):
+        hits = sorted({cid for cid, iid in data if test(cid) or test(iid)})
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            shown = ", ".join(hits[:5]) + (f" and {len(hits) - 5} more" if len(hits) > 5 else "")
+            raise DeterminacyError(f"{wanted!r} names {len(hits)} cases: {shown}; give more of "
+                                   "the id")
+    raise DeterminacyError(f"no case of this audit is named {wanted!r} (see `determinacy sql "
+                           "CONFIG \"select case_id from tasks\"`)")
+
+
+def receipt(con: Any, case_id: str) -> str:
+    """One case's RECEIPT.md, as `render` writes it."""
+    return _cases(con, _run(con), only=case_id)[f"cases/{case_id}/RECEIPT.md"]
+
+
+def _run(con: Any) -> dict[str, Any]:
+    cols, data = rows(con, "SELECT * FROM run")
+    run = dict(zip(cols, data[0]))
+    # The passes the tables hold (every stored pass), not only the ones this run executed.
+    run["passes"] = [r[0] for r in rows(con, "SELECT pass_no FROM passes ORDER BY 1")[1]]
+    return run
+
+
+def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, str]:
     vcols, verdicts = rows(con, "SELECT * FROM verdicts ORDER BY case_id")
+    if only is not None:
+        verdicts = [r for r in verdicts if r[vcols.index("case_id")] == only]
     tcols, tasks = rows(con, "SELECT case_id, prose, gold_patch, test_patch, fail_to_pass, "
                              "loaded FROM tasks")
     task = {r[0]: dict(zip(tcols, r)) for r in tasks}

@@ -8,6 +8,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -68,3 +69,57 @@ def test_agent_command_is_shown_as_it_can_be_pasted_back(tmp_path: Path) -> None
                  agents=[setup]).run_info()
     assert tuple(shlex.split(info.agent)) == argv
     assert shlex.split(info.refuter) == ["sh", "-c", "echo $HOME"]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Audit:
+    from conftest import Audit as Harness
+
+    audit = Harness(tmp_path_factory.mktemp("demo"))
+    audit.run(DEMO)
+    return audit  # type: ignore[return-value]
+
+
+def show(demo: Any, *argv: str) -> Any:
+    return demo.invoke("show", *argv, "--store", str(demo.store), "--runs", str(demo.runs))
+
+
+@pytest.mark.parametrize("name", ["acme__widgets-1", "widgets-17"])
+def test_show_prints_the_receipt_of_the_case_it_names(demo: Any, name: str) -> None:
+    res = show(demo, str(DEMO), name)
+    assert res.exit_code == 0, res.output
+    wanted = name if name.startswith("acme") else f"acme__{name}"
+    receipt = (demo.runs / "demo" / "cases" / wanted / "RECEIPT.md").read_text()
+    assert res.output.startswith(receipt)
+    assert f"Materials: {demo.runs / 'demo' / 'cases' / wanted}/" in res.output
+    assert show(demo, name).output == res.output  # CONFIG defaults to the demo
+
+
+@pytest.mark.parametrize(("name", "why"), [("widgets-", "names 30 cases"),
+                                          ("nowhere-42", "no case of this audit")])
+def test_show_refuses_an_ambiguous_or_unknown_name(demo: Any, name: str, why: str) -> None:
+    res = show(demo, name)
+    assert res.exit_code == 2 and why in res.output, res.output
+
+
+IDS = ["instance_future-architect__vuls-1832b4ee3a20177ad313d806983127cb6e53f5cf",
+       "instance_future-architect__vuls-1b6dc8ab3ae0a09ee6ffd5e4c2c4c5e9ca1b6b52",
+       "instance_qutebrowser__qutebrowser-de4a1c1a2839b5b49c3d4ce21d39de48d24e2091"]
+
+
+@pytest.mark.parametrize(("wanted", "found"), [
+    (IDS[0], IDS[0]),                                      # the whole id
+    ("instance_qutebrowser", IDS[2]),                      # a unique prefix
+    ("vuls-1832b4", IDS[0]),                               # a unique part of it
+])
+def test_a_case_is_found_by_a_unique_part_of_its_id(wanted: str, found: str) -> None:
+    import duckdb
+
+    from determinacy.report import find_case
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE tasks AS SELECT unnest($ids) AS case_id, unnest($ids) AS "
+                "instance_id", {"ids": IDS})
+    assert find_case(con, wanted) == found
+    with pytest.raises(Exception, match="names 2 cases"):
+        find_case(con, "vuls-1")
