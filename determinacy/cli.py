@@ -343,12 +343,23 @@ def store_verify(store_dir: str) -> None:
 @main.command()
 @click.option("--check", is_flag=True, help="Exit 1 if schemas/ differs from the structs.")
 @click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Folder to write (default: schemas/ of the checkout).")
+              help="Folder to write (default: schemas/ of the checkout it runs from).")
 def schemas(check: bool, out: str | None) -> None:
-    """Write the JSON Schema of every stored record to schemas/ (or check it is current)."""
+    """Write the JSON Schema of every stored record to schemas/ (or check it is current).
+    An installed tool checks its own packaged copy; to write, give --out."""
     from determinacy.schemas import schema_files
 
-    folder = Path(out) if out else Path(__file__).resolve().parent.parent / "schemas"
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "schemas" if (here.parent / "pyproject.toml").is_file() else None
+    if out:
+        folder = Path(out)
+    elif checkout is not None:
+        folder = checkout
+    elif check:
+        folder = here / "_data" / "schemas"
+    else:
+        raise DeterminacyError("not run from a checkout of determinacy: give --out DIR to say "
+                               "where the schemas go")
     stale = []
     for name, text in schema_files().items():
         path = folder / name
