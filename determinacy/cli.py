@@ -1,4 +1,5 @@
-"""Command line: `determinacy run | report | show | hints | sql | verify | store | schemas`."""
+"""Command line: `determinacy run | report | show | export | hints | sql | verify | store |
+schemas`."""
 
 from __future__ import annotations
 
@@ -244,13 +245,66 @@ def hints(config: str | None, store_dir: str, runs_dir: str) -> None:
     click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
 
 
+EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, evidence",
+           "verdicts": "SELECT * FROM verdicts ORDER BY case_id",
+           "candidates": "SELECT * FROM settled ORDER BY case_id, constant"}
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--what", type=click.Choice(sorted(EXPORTS)), default="claims", show_default=True,
+              help="claims: every claim with its evidence; verdicts: one row per case; "
+              "candidates: every shared constant and how it was settled.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]),
+              default="jsonl", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), help="File to write (default: "
+              "stdout; parquet needs a file).")
+@store_option
+def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: str) -> None:
+    """Write the stored audit's claims, verdicts or candidates for other tools, sorted, in
+    jsonl, csv or parquet, without writing SQL.
+
+    \b
+    Example:
+      determinacy export my-benchmark.toml --what claims --format csv --out claims.csv
+    """
+    import csv
+    import io
+
+    from determinacy.report import connect, rows
+
+    cfg = _load(config)
+    con = connect(Store(store_dir), cfg.name)
+    if fmt == "parquet":
+        if not out:
+            raise click.UsageError("--format parquet needs --out FILE")
+        con.sql(EXPORTS[what]).write_parquet(out)  # a path argument: never pasted into SQL
+        return
+    cols, data = rows(con, EXPORTS[what])
+    buf = io.StringIO()
+    if fmt == "csv":
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(cols)
+        w.writerows(data)
+    else:
+        for r in data:
+            buf.write(json.dumps(dict(zip(cols, r)), default=str, sort_keys=True) + "\n")
+    if out:
+        Path(out).write_text(buf.getvalue(), encoding="utf-8")
+    else:
+        click.echo(buf.getvalue(), nl=False)
+
+
 @main.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.argument("query", required=False)
+@click.option("-f", "--file", "query_file", type=click.File("r", encoding="utf-8"),
+              help="Read the query from this file (or - for stdin).")
 @store_option
 @click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
               default="markdown", show_default=True)
-def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None:
+def sql(config: str | None, query: str | None, query_file: Any, store_dir: str,
+        fmt: str) -> None:
     """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled,
     settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, behaviors,
     agent_witnesses, agent_calls, passes.
@@ -260,6 +314,12 @@ def sql(config: str | None, query: str | None, store_dir: str, fmt: str) -> None
 
     from determinacy.report import connect, md_table, rows
 
+    if query is None and config and not config.endswith(".toml") and not Path(config).exists():
+        config, query = None, config  # `determinacy sql "select ..."`: the demo's audit
+    if query_file is not None:
+        if query:
+            raise click.UsageError("give QUERY or --file, not both")
+        query = query_file.read()
     cfg = _load(config)
     con = connect(Store(store_dir), cfg.name)
     if not query:

@@ -3,6 +3,7 @@ environment it reads, and an agent command shown in a form that can be pasted ba
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -123,3 +124,45 @@ def test_a_case_is_found_by_a_unique_part_of_its_id(wanted: str, found: str) -> 
     assert find_case(con, wanted) == found
     with pytest.raises(Exception, match="names 2 cases"):
         find_case(con, "vuls-1")
+
+
+def store_args(demo: Any) -> list[str]:
+    return ["--store", str(demo.store)]
+
+
+def test_export_claims_verdicts_and_candidates(demo: Any, tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    claims = demo.sql(None, "SELECT case_id, constant FROM claims ORDER BY case_id, constant")
+    assert claims == demo.sql(DEMO, "SELECT case_id, constant FROM claims ORDER BY 1, 2")
+    res = demo.invoke("export", *store_args(demo))  # jsonl of claims by default
+    got = [json.loads(ln) for ln in res.output.splitlines()]
+    assert res.exit_code == 0 and claims
+    assert sorted((g["case_id"], g["constant"]) for g in got) == \
+        [(c["case_id"], c["constant"]) for c in claims]
+    assert all(g["command"].startswith("git grep -F") for g in got if g["verdict"] == "AIRTIGHT")
+
+    out = tmp_path / "verdicts.csv"
+    res = demo.invoke("export", "--what", "verdicts", "--format", "csv", "--out", str(out),
+                      *store_args(demo))
+    lines = out.read_text().splitlines()
+    assert res.exit_code == 0 and lines[0].startswith("case_id,") and len(lines) == 31
+
+    out = tmp_path / "candidates.parquet"
+    res = demo.invoke("export", "--what", "candidates", "--format", "parquet", "--out", str(out),
+                      *store_args(demo))
+    [n] = demo.sql(DEMO, "SELECT count(*) AS n FROM candidates")
+    assert res.exit_code == 0 and pq.read_table(out).num_rows == n["n"]
+    assert "settled" in pq.read_table(out).column_names
+
+    res = demo.invoke("export", "--format", "parquet", *store_args(demo))
+    assert res.exit_code == 2 and "--out" in res.output
+
+
+def test_sql_reads_its_query_from_a_file(demo: Any, tmp_path: Path) -> None:
+    query = tmp_path / "q.sql"
+    query.write_text("SELECT count(*) AS n FROM verdicts\n")
+    res = demo.invoke("sql", "-f", str(query), "--format", "json", *store_args(demo))
+    assert res.exit_code == 0 and json.loads(res.output) == [{"n": 30}]
+    both = demo.invoke("sql", str(DEMO), "SELECT 1", "-f", str(query), *store_args(demo))
+    assert both.exit_code == 2
