@@ -29,8 +29,20 @@ def default_config() -> Path:
     raise DeterminacyError("the demo benchmark (examples/demo.toml) is not installed")
 
 
+def find_config(config: str | None = None) -> Path:
+    """The config to audit, as people expect to find it: the one given, else
+    $DETERMINACY_CONFIG, else determinacy.toml in the current folder, else the shipped demo."""
+    if config:
+        return Path(config)
+    if os.environ.get("DETERMINACY_CONFIG"):
+        return Path(os.environ["DETERMINACY_CONFIG"])
+    if Path("determinacy.toml").is_file():
+        return Path("determinacy.toml")
+    return default_config()
+
+
 def _load(config: str | None) -> Config:
-    return load_config(config or default_config())
+    return load_config(find_config(config))
 
 
 def _term(signum: int, frame: Any) -> None:
@@ -125,7 +137,8 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     from determinacy import dodb
     from determinacy.graph import Audit, DeterminacyLoader, prepare
 
-    cfg = _load(config)
+    path = find_config(config)
+    cfg = load_config(path)
     if pass_no and passes:
         raise DeterminacyError("give --pass or --passes, not both")
     agents = agent_setups(cfg, agent, refuter, pass_no, passes, agent_timeout)
@@ -133,6 +146,8 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     store.check_writable()
     audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), limit=limit,
                           agents=agents))
+    click.echo(f"auditing {path} (benchmark {cfg.name!r}, {len(audit.loaded.tasks)} tasks, "
+               f"{len(audit.loaded.errors)} unreadable rows)", err=True)
     signal.signal(signal.SIGTERM, _term)
     signal.signal(signal.SIGINT, _term)
     argv = ["run"]

@@ -166,3 +166,41 @@ def test_sql_reads_its_query_from_a_file(demo: Any, tmp_path: Path) -> None:
     assert res.exit_code == 0 and json.loads(res.output) == [{"n": 30}]
     both = demo.invoke("sql", str(DEMO), "SELECT 1", "-f", str(query), *store_args(demo))
     assert both.exit_code == 2
+
+
+def demo_copy(folder: Path, name: str) -> Path:
+    """The demo's config under another name and benchmark name, its data beside it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "demo").symlink_to(DEMO.parent / "demo")
+    text = DEMO.read_text().replace('name = "demo"', f'name = "{name}"')
+    (folder / "determinacy.toml").write_text(text)
+    return folder / "determinacy.toml"
+
+
+def test_run_finds_the_config_people_expect_and_says_which(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    here = demo_copy(tmp_path / "here", "found-here")
+    other = demo_copy(tmp_path / "elsewhere", "from-env")
+    monkeypatch.chdir(here.parent)
+    monkeypatch.delenv("DETERMINACY_CONFIG", raising=False)
+    runner = CliRunner()
+    args = ["run", "--limit", "2", "--store", str(tmp_path / "store"), "--runs",
+            str(tmp_path / "runs")]
+    res = runner.invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[0].startswith("auditing determinacy.toml (benchmark "
+                                                 "'found-here', 2 tasks")
+    monkeypatch.setenv("DETERMINACY_CONFIG", str(other))
+    res = runner.invoke(main, args)
+    assert res.exit_code == 0 and f"auditing {other} (benchmark 'from-env'" in res.stderr
+    assert (tmp_path / "runs" / "found-here" / "REPORT.md").is_file()
+    assert (tmp_path / "runs" / "from-env" / "REPORT.md").is_file()
+
+
+def test_doit_with_a_bad_config_says_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\n')
+    p = subprocess.run([sys.executable, "-m", "doit", f"config={bad}", "list"], cwd=ROOT,
+                       capture_output=True, text=True)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip() == f"error: {bad}: key `source`: missing required key", p.stderr
