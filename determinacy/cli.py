@@ -1,5 +1,5 @@
-"""Command line: `determinacy run | report | show | export | hints | sql | verify | store |
-schemas`."""
+"""Command line: `determinacy run | report | show | export | validate | hints | sql | verify |
+store | schemas`."""
 
 from __future__ import annotations
 
@@ -258,6 +258,36 @@ def hints(config: str | None, store_dir: str, runs_dir: str) -> None:
     cfg = _load(config)
     out = render(Store(store_dir), cfg, Path(runs_dir)) / "hints"
     click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
+
+
+@main.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--rows", "show", type=click.IntRange(min=0), default=3, show_default=True,
+              help="How many first rows to show the mapping on.")
+def validate(config: str | None, show: int) -> None:
+    """Check CONFIG against its source without auditing anything: the field mapping applied
+    to the first rows, mapped fields that rows lack, unmapped columns that look like prose,
+    and every row that is not a task (say, a FAIL_TO_PASS that does not parse).
+
+    Exit status 0 when there is nothing to warn about, 3 otherwise.
+    """
+    from determinacy.source import validate as check
+
+    cfg = _load(config)
+    v = check(cfg, show)
+    click.echo(f"source: {', '.join(map(str, v.files))} ({v.rows} rows, {v.tasks} tasks)")
+    for n, fields in v.shown:
+        click.echo(f"row {n}:")
+        for key, value in fields.items():
+            click.echo(f"  fields.{key}: {value}")
+    warnings = [f"fields.{k} is missing from {n} of {v.rows} rows" for k, n in v.missing.items()]
+    warnings += [f"column `{c}` looks like prose the solver is given, but no fields.prose entry "
+                 "reads it: a constant it states would be certified wrongly" for c in v.prose_like]
+    warnings += v.bad
+    for w in warnings:
+        click.echo(f"warning: {w}")
+    click.echo(f"{len(warnings)} warnings" if warnings else "ok: every row is a task")
+    sys.exit(EXIT_ERROR_CASES if warnings else EXIT_OK)
 
 
 EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, evidence",

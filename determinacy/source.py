@@ -435,3 +435,58 @@ def load_tasks(cfg: Config, limit: int | None = None) -> Loaded:
     columns.check(cfg)
     out.tasks, out.errors = assign_ids(read)
     return out
+
+
+# Columns that usually hold text the solver is given: unmapped, they are prose the audit never
+# reads (and a constant they state would be certified wrongly).
+PROSE_LIKE = ("problem_statement", "requirements", "interface", "hints_text", "hints",
+              "issue", "issue_body", "body", "title", "description", "resolved_issues")
+
+
+@dataclass
+class Validation:
+    """What `determinacy validate` reports about a source under a config."""
+
+    files: list[Path]
+    rows: int = 0
+    tasks: int = 0
+    shown: list[tuple[int, dict[str, str]]] = field(default_factory=list)
+    missing: dict[str, int] = field(default_factory=dict)  # mapped field -> rows without it
+    prose_like: list[str] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)  # why a row is not a task
+
+
+def _preview(value: Any) -> str:
+    if isinstance(value, str):
+        if "\n" in value:
+            return f"<{value.count(chr(10)) + 1} lines>"
+        return _clip(repr(value), 60)
+    return _clip(json.dumps(value, default=str), 60)
+
+
+def validate(cfg: Config, show: int = 3) -> Validation:
+    """Read every row as the audit would, audit nothing: the mapping applied to the first
+    `show` rows, mapped fields rows lack, unmapped prose-like columns, rows that are not
+    tasks (a FAIL_TO_PASS that does not parse, a missing field, ...)."""
+    files, _ = source_files(cfg)
+    out = Validation(files=files)
+    mapped = mapped_fields(cfg.fields)
+    columns: dict[str, None] = {}
+    for n, row in iter_rows(cfg, files):
+        out.rows += 1
+        if isinstance(row, dict):
+            columns.update(dict.fromkeys(row))
+            for key, path in mapped:
+                if _lookup(row, path) is _ABSENT:
+                    out.missing[f"{key} `{path}`"] = out.missing.get(f"{key} `{path}`", 0) + 1
+            if len(out.shown) < show:
+                out.shown.append((n, {f"{key} `{path}`": "(missing)" if (v := _lookup(
+                    row, path)) is _ABSENT else _preview(v) for key, path in mapped}))
+        read = _read_row(cfg, n, row)
+        if isinstance(read, _Bad):
+            out.bad.append(read.message)
+        else:
+            out.tasks += 1
+    used = {path.split(".")[0] for _, path in mapped}
+    out.prose_like = [c for c in columns if c in PROSE_LIKE and c not in used]
+    return out

@@ -204,3 +204,29 @@ def test_doit_with_a_bad_config_says_one_line(tmp_path: Path) -> None:
                        capture_output=True, text=True)
     assert p.returncode == 2, p.stderr
     assert p.stderr.strip() == f"error: {bad}: key `source`: missing required key", p.stderr
+
+
+def test_validate_shows_the_mapping_and_warns_without_auditing(tmp_path: Path) -> None:
+    good = {"instance_id": "a-1", "repo": "acme/widgets", "base_commit": "a" * 40,
+            "patch": "diff --git a/x b/x\n", "test_patch": "diff --git a/t b/t\n",
+            "FAIL_TO_PASS": '["tests/test_x.py::test_a"]', "problem_statement": "Fix it.",
+            "requirements": "The name is `render_badge`.", "hints_text": ""}
+    unparsed = {**good, "instance_id": "a-2", "FAIL_TO_PASS": "tests/test_x.py::test_a, oops"}
+    lacking = {k: v for k, v in good.items() if k != "base_commit"} | {"instance_id": "a-3"}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps(r) + "\n" for r in (good, unparsed, lacking)))
+    cfg = tmp_path / "bench.toml"
+    cfg.write_text('name = "v"\n[source]\njsonl = "tasks.jsonl"\n[fields]\n'
+                   'instance_id = "instance_id"\nrepo = "repo"\nbase_commit = "base_commit"\n'
+                   'gold_patch = "patch"\ntest_patch = "test_patch"\n'
+                   'fail_to_pass = "FAIL_TO_PASS"\nprose = ["problem_statement"]\n')
+    res = CliRunner().invoke(main, ["validate", str(cfg), "--rows", "1"])
+    out = res.output
+    shown, warned = out.split("warning:", 1)
+    assert res.exit_code == 3, out
+    assert "(3 rows, 1 tasks)" in out and "row 1:" in shown and "row 2:" not in shown
+    assert "fields.instance_id `instance_id`: 'a-1'" in out
+    assert "fields.base_commit `base_commit` is missing from 1 of 3 rows" in out
+    assert "column `requirements` looks like prose" in out
+    assert "column `hints_text` looks like prose" in out
+    assert "row 2: field `FAIL_TO_PASS` is neither a list" in warned
