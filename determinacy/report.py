@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import decimal
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,9 @@ def _report(con: Any, run: dict[str, Any]) -> str:
            "readable part of a tree some of whose blobs or submodules could not be read "
            "(policy unreadable = \"exclude\"). They are not in the floor; CLAIMS.md and each "
            "receipt name the paths that were not read.", ""] if s["partial"] else []),
+        "## By repository",
+        "",
+        md_table(*rows(con, query_text("report_repos"))),
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
@@ -291,8 +295,14 @@ def _attribution(con: Any) -> dict[str, str]:
     return out
 
 
+def natural(case_id: str) -> tuple[Any, ...]:
+    """Sort key that reads digit runs as numbers: `-2` before `-11`."""
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", case_id))
+
+
 def _claims(con: Any, run: dict[str, Any]) -> str:
     cols, data = rows(con, query_text("claims"))
+    data = sorted(data, key=lambda r: natural(r[0]))
     out = _header("Claims", run) + [
         f"{len(data)} claimable cases, each with its strongest claim. For AIRTIGHT the command, "
         "run in a clone of the repository, prints nothing: the constant the test grades is "
@@ -304,6 +314,7 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
         md_table(cols, data, code_cols=("constant", "re-run")),
     ]
     pcols, partial = rows(con, query_text("claims_partial"))
+    partial = sorted(partial, key=lambda r: natural(r[0]))
     if partial:
         out += ["## Counted apart: absence over a partial tree", "",
                 f"{len(partial)} AIRTIGHT-PARTIAL cases: the constant is absent from every "

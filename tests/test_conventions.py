@@ -230,3 +230,14 @@ def test_validate_shows_the_mapping_and_warns_without_auditing(tmp_path: Path) -
     assert "column `requirements` looks like prose" in out
     assert "column `hints_text` looks like prose" in out
     assert "row 2: field `FAIL_TO_PASS` is neither a list" in warned
+
+
+def test_report_counts_each_repository_and_claims_sort_naturally(demo: Any) -> None:
+    report = (demo.runs / "demo" / "REPORT.md").read_text()
+    table = report.split("## By repository", 1)[1].split("##", 1)[0]
+    assert "| acme/widgets | 29 | 29 | 0 | 9 | 31.0% | 17.3% – 49.2% |" in table
+    assert "| (rows that did not load) | 1 | 0 | 1 | 0 | n/a | n/a |" in table
+    claims = (demo.runs / "demo" / "CLAIMS.md").read_text()
+    ids = re.findall(r"^\| (acme__widgets-\d+) \|", claims, re.M)
+    numbers = [int(i.rsplit("-", 1)[1]) for i in ids]
+    assert len(ids) == 9 and numbers == sorted(numbers), ids
