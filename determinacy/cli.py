@@ -1,5 +1,5 @@
-"""Command line: `determinacy run | report | show | export | validate | hints | sql | verify |
-store | schemas`."""
+"""Command line: `determinacy run | report | show | export | validate | diff | hints | sql |
+verify | store | schemas`."""
 
 from __future__ import annotations
 
@@ -288,6 +288,29 @@ def validate(config: str | None, show: int) -> None:
         click.echo(f"warning: {w}")
     click.echo(f"{len(warnings)} warnings" if warnings else "ok: every row is a task")
     sys.exit(EXIT_ERROR_CASES if warnings else EXIT_OK)
+
+
+@main.command()
+@click.argument("config_a", type=click.Path(dir_okay=False))
+@click.argument("config_b", type=click.Path(dir_okay=False))
+@store_option
+@click.option("--other-store", type=click.Path(file_okay=False),
+              help="The store of CONFIG_B (default: the same store), e.g. another tool version.")
+def diff(config_a: str, config_b: str, store_dir: str, other_store: str | None) -> None:
+    """Compare two stored audits (strict and lenient, two tool versions, two agents): the
+    cases whose verdict differs, the cases only one audited, the claims gained and lost.
+
+    \b
+    Example:
+      determinacy diff examples/demo.toml demo-lenient.toml
+    """
+    from determinacy.report import compare, connect
+
+    a, b = load_config(config_a), load_config(config_b)
+    con_a = connect(Store(store_dir), a.name)
+    con_b = connect(Store(other_store or store_dir), b.name)
+    click.echo(compare(con_a, con_b, f"{config_a} ({a.name})", f"{config_b} ({b.name})"),
+               nl=False)
 
 
 EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, evidence",

@@ -324,6 +324,34 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def compare(con_a: Any, con_b: Any, name_a: str, name_b: str) -> str:
+    """Markdown: how audit B differs from audit A, case by case and claim by claim."""
+    verdicts = [dict(rows(c, "SELECT case_id, verdict FROM verdicts")[1]) for c in (con_a, con_b)]
+    claims = [set(rows(c, "SELECT case_id, verdict, constant FROM claims")[1])
+              for c in (con_a, con_b)]
+    va, vb = verdicts
+    changed = sorted((c for c in va.keys() & vb.keys() if va[c] != vb[c]), key=natural)
+    out = [f"# {name_a} → {name_b}", "",
+           f"{len(va.keys() & vb.keys())} cases in both, {len(changed)} with another verdict; "
+           f"{len(va.keys() - vb.keys())} only in A, {len(vb.keys() - va.keys())} only in B; "
+           f"claims: {len(claims[1] - claims[0])} gained, {len(claims[0] - claims[1])} lost.",
+           ""]
+    if changed:
+        out += ["## Verdicts that differ", "",
+                md_table(["case", "A", "B"], [(c, va[c], vb[c]) for c in changed])]
+    for title, only, verdict in (("Only in A", va.keys() - vb.keys(), va),
+                                 ("Only in B", vb.keys() - va.keys(), vb)):
+        if only:
+            out += [f"## {title}", "", md_table(["case", "verdict"], [
+                (c, verdict[c]) for c in sorted(only, key=natural)])]
+    for title, got in (("Claims gained (in B, not in A)", claims[1] - claims[0]),
+                       ("Claims lost (in A, not in B)", claims[0] - claims[1])):
+        if got:
+            out += [f"## {title}", "", md_table(["case", "verdict", "constant"], sorted(
+                got, key=lambda r: (natural(r[0]), r[1], r[2])), code_cols=("constant",))]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
 def find_case(con: Any, wanted: str) -> str:
     """The case `wanted` names: its case id or instance id, else the one id it begins, else
     the one id it is part of (SWE-bench Pro ids are long). Ambiguity is an error."""

@@ -241,3 +241,20 @@ def test_report_counts_each_repository_and_claims_sort_naturally(demo: Any) -> N
     ids = re.findall(r"^\| (acme__widgets-\d+) \|", claims, re.M)
     numbers = [int(i.rsplit("-", 1)[1]) for i in ids]
     assert len(ids) == 9 and numbers == sorted(numbers), ids
+
+
+def test_diff_names_the_cases_and_claims_two_audits_disagree_on(demo: Any,
+                                                                tmp_path: Path) -> None:
+    lenient = demo_copy(tmp_path, "demo-lenient")
+    lenient.write_text(lenient.read_text().replace('absence = "strict"', 'absence = "lenient"'))
+    other = tmp_path / "other-store"
+    res = demo.invoke("run", str(lenient), "--store", str(other), "--runs", str(tmp_path / "r"))
+    assert res.exit_code == 0, res.output
+    res = demo.invoke("diff", str(DEMO), str(lenient), *store_args(demo),
+                      "--other-store", str(other))
+    assert res.exit_code == 0, res.output
+    assert "30 cases in both, 1 with another verdict" in res.output
+    assert "| acme__widgets-5 | NO_CLAIM | AIRTIGHT |" in res.output
+    gained = res.output.split("## Claims gained", 1)[1]
+    assert "| acme__widgets-5 | AIRTIGHT | `GBP` |" in gained
+    assert "Claims lost" not in res.output
