@@ -5,7 +5,8 @@
     DETERMINACY_CONFIG=my.toml doit       # or determinacy.toml in the current folder
     doit agent="python examples/demo/recorded_agent.py" passes=2   # agent tiers, as `run`
 
-Store and reports go where `determinacy run` puts them (DETERMINACY_STORE, DETERMINACY_RUNS).
+Store and reports go where `determinacy run` puts them (DETERMINACY_STORE, else the config's
+`store`, else ./store; DETERMINACY_RUNS).
 """
 
 import os
@@ -28,7 +29,7 @@ try:
     _pass, _passes, _timeout = get_var("pass"), get_var("passes"), get_var("agent_timeout")
     _audit = prepare(Audit(
         cfg=_cfg,
-        store=Store(os.environ.get("DETERMINACY_STORE", "store")),
+        store=Store(os.environ.get("DETERMINACY_STORE") or _cfg.store_dir()),
         runs=Path(os.environ.get("DETERMINACY_RUNS", "runs")),
         limit=int(_limit) if _limit else None,
         agents=agent_setups(_cfg, get_var("agent"), get_var("refuter"),

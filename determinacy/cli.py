@@ -54,8 +54,13 @@ def _term(signum: int, frame: Any) -> None:
 
 store_option = click.option(
     "--store", "store_dir", type=click.Path(file_okay=False), envvar="DETERMINACY_STORE",
-    show_envvar=True, default="store", show_default=True,
-    help="Store folder (objects, cache, tables, mirrors).")
+    show_envvar=True, default=None,
+    help="Store folder (objects, cache, tables, mirrors). Default: the config's `store` "
+    "(relative to the config's folder), else ./store.")
+
+
+def _store(store_dir: str | None, cfg: Config | None = None) -> Store:
+    return Store(store_dir or (cfg.store_dir() if cfg is not None else "store"))
 runs_option = click.option(
     "--runs", "runs_dir", type=click.Path(file_okay=False), envvar="DETERMINACY_RUNS",
     show_envvar=True, default="runs", show_default=True,
@@ -115,7 +120,7 @@ def main() -> None:
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when some cases are ERROR (they are still reported).")
 @click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
-def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jobs: int,
+def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: str, jobs: int,
         as_json: bool, agent: str | None, refuter: str | None, pass_no: int | None,
         passes: int | None, agent_timeout: float | None, allow_errors: bool,
         doit_args: tuple[str, ...]) -> None:
@@ -142,7 +147,7 @@ def run(config: str | None, limit: int | None, store_dir: str, runs_dir: str, jo
     if pass_no and passes:
         raise DeterminacyError("give --pass or --passes, not both")
     agents = agent_setups(cfg, agent, refuter, pass_no, passes, agent_timeout)
-    store = Store(store_dir)
+    store = _store(store_dir, cfg)
     store.check_writable()
     audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), limit=limit,
                           agents=agents))
@@ -212,19 +217,19 @@ def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @store_option
 @runs_option
-def report(config: str | None, store_dir: str, runs_dir: str) -> None:
+def report(config: str | None, store_dir: str | None, runs_dir: str) -> None:
     """Regenerate RUNS/<name>/ from the store's tables only: no agent, no git, byte for byte."""
     from determinacy.report import render
 
     cfg = _load(config)
-    click.echo(render(Store(store_dir), cfg, Path(runs_dir)) / "REPORT.md")
+    click.echo(render(_store(store_dir, cfg), cfg, Path(runs_dir)) / "REPORT.md")
 
 
 @main.command()
 @click.argument("config_case", nargs=-1, required=True, metavar="[CONFIG] CASE")
 @store_option
 @runs_option
-def show(config_case: tuple[str, ...], store_dir: str, runs_dir: str) -> None:
+def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> None:
     """Print one case of the stored audit of CONFIG (default: the demo): its receipt
     (verdict, evidence, the command that re-runs it) and where its materials are. CASE is a
     case or instance id, a unique prefix of one, or a unique part of one.
@@ -239,7 +244,7 @@ def show(config_case: tuple[str, ...], store_dir: str, runs_dir: str) -> None:
         raise click.UsageError("give [CONFIG] CASE")
     *config, case = config_case
     cfg = _load(config[0] if config else None)
-    con = connect(Store(store_dir), cfg.name)
+    con = connect(_store(store_dir, cfg), cfg.name)
     case_id = find_case(con, case)
     click.echo(receipt(con, case_id), nl=False)
     folder = Path(runs_dir) / cfg.name / "cases" / case_id
@@ -250,13 +255,13 @@ def show(config_case: tuple[str, ...], store_dir: str, runs_dir: str) -> None:
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @store_option
 @runs_option
-def hints(config: str | None, store_dir: str, runs_dir: str) -> None:
+def hints(config: str | None, store_dir: str | None, runs_dir: str) -> None:
     """Write RUNS/<name>/hints/<id>.json and .md: the declaration hint of each case (method
     §7), from the store only. Every run and `report` writes them too."""
     from determinacy.report import render
 
     cfg = _load(config)
-    out = render(Store(store_dir), cfg, Path(runs_dir)) / "hints"
+    out = render(_store(store_dir, cfg), cfg, Path(runs_dir)) / "hints"
     click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
 
 
@@ -296,7 +301,7 @@ def validate(config: str | None, show: int) -> None:
 @store_option
 @click.option("--other-store", type=click.Path(file_okay=False),
               help="The store of CONFIG_B (default: the same store), e.g. another tool version.")
-def diff(config_a: str, config_b: str, store_dir: str, other_store: str | None) -> None:
+def diff(config_a: str, config_b: str, store_dir: str | None, other_store: str | None) -> None:
     """Compare two stored audits (strict and lenient, two tool versions, two agents): the
     cases whose verdict differs, the cases only one audited, the claims gained and lost.
 
@@ -307,8 +312,8 @@ def diff(config_a: str, config_b: str, store_dir: str, other_store: str | None) 
     from determinacy.report import compare, connect
 
     a, b = load_config(config_a), load_config(config_b)
-    con_a = connect(Store(store_dir), a.name)
-    con_b = connect(Store(other_store or store_dir), b.name)
+    con_a = connect(_store(store_dir, a), a.name)
+    con_b = connect(_store(other_store or store_dir, b), b.name)
     click.echo(compare(con_a, con_b, f"{config_a} ({a.name})", f"{config_b} ({b.name})"),
                nl=False)
 
@@ -328,7 +333,7 @@ EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, 
 @click.option("--out", type=click.Path(dir_okay=False), help="File to write (default: "
               "stdout; parquet needs a file).")
 @store_option
-def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: str) -> None:
+def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: str | None) -> None:
     """Write the stored audit's claims, verdicts or candidates for other tools, sorted, in
     jsonl, csv or parquet, without writing SQL.
 
@@ -342,7 +347,7 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
     from determinacy.report import connect, rows
 
     cfg = _load(config)
-    con = connect(Store(store_dir), cfg.name)
+    con = connect(_store(store_dir, cfg), cfg.name)
     if fmt == "parquet":
         if not out:
             raise click.UsageError("--format parquet needs --out FILE")
@@ -371,7 +376,7 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
 @store_option
 @click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
               default="markdown", show_default=True)
-def sql(config: str | None, query: str | None, query_file: Any, store_dir: str,
+def sql(config: str | None, query: str | None, query_file: Any, store_dir: str | None,
         fmt: str) -> None:
     """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled,
     settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, behaviors,
@@ -389,7 +394,7 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str,
             raise click.UsageError("give QUERY or --file, not both")
         query = query_file.read()
     cfg = _load(config)
-    con = connect(Store(store_dir), cfg.name)
+    con = connect(_store(store_dir, cfg), cfg.name)
     if not query:
         query = ("SELECT table_name AS view, string_agg(column_name, ', ' ORDER BY "
                  "ordinal_position) AS columns FROM information_schema.columns WHERE table_name "
@@ -414,7 +419,7 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str,
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--case", "case_id", help="Verify only the claims of this case.")
 @store_option
-def verify_claims(config: str | None, case_id: str | None, store_dir: str) -> None:
+def verify_claims(config: str | None, case_id: str | None, store_dir: str | None) -> None:
     """Re-check every claim of the stored audit of CONFIG from the raw tasks and the
     repository, trusting neither the stored search results nor the tool's codebase search.
 
@@ -434,7 +439,7 @@ def verify_claims(config: str | None, case_id: str | None, store_dir: str) -> No
     from determinacy.verify import verify
 
     cfg = _load(config)
-    outcomes = verify(Store(store_dir), cfg, case_id)
+    outcomes = verify(_store(store_dir, cfg), cfg, case_id)
     for o in outcomes:
         click.echo(o.line())
     failed = sum(not o.confirmed for o in outcomes)
@@ -449,13 +454,13 @@ def store() -> None:
 
 @store.command("verify")
 @store_option
-def store_verify(store_dir: str) -> None:
+def store_verify(store_dir: str | None) -> None:
     """Rehash every object and check every action-cache entry; exit 1 on any mismatch.
 
     A damaged object or entry is never repaired in place: delete it and run again, and the
     action that made it is recomputed.
     """
-    s = Store(store_dir)
+    s = _store(store_dir)
     if not s.root.is_dir():
         raise DeterminacyError(f"no store at {s.root}")
     problems = list(s.verify())

@@ -134,10 +134,16 @@ class Config(_Base, kw_only=True):
     codebase: CodebaseCfg = CodebaseCfg()
     policy: PolicyCfg = PolicyCfg()
     agent: AgentCfg = AgentCfg()
+    # Where the store is, relative to the config's folder (so a run from another folder finds
+    # it, mirrors and all); "" means ./store. --store and DETERMINACY_STORE come first.
+    store: str = ""
     # Folder of the config file: relative paths in it resolve from there. Set by load_config.
     root: str = "."
     # The config file itself, for error messages. Set by load_config.
     file: str = ""
+
+    def store_dir(self) -> Path:
+        return self.resolve(self.store) if self.store else Path("store")
 
     def resolve(self, path: str) -> Path:
         p = Path(path).expanduser()
@@ -244,5 +250,6 @@ def config_digest(cfg: Config) -> str:
     """Hash of what the config says (not where it lives), for the report."""
     from determinacy.store import digest
 
-    return digest(msgspec.json.encode(msgspec.structs.replace(cfg, root=".", file=""),
-                                      order="sorted"))
+    # Where the config and its store live is not what it says.
+    return digest(msgspec.json.encode(msgspec.structs.replace(cfg, root=".", file="",
+                                                              store=""), order="sorted"))

@@ -258,3 +258,25 @@ def test_diff_names_the_cases_and_claims_two_audits_disagree_on(demo: Any,
     gained = res.output.split("## Claims gained", 1)[1]
     assert "| acme__widgets-5 | AIRTIGHT | `GBP` |" in gained
     assert "Claims lost" not in res.output
+
+
+def test_the_store_is_found_from_the_config_wherever_the_run_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = demo_copy(tmp_path / "bench", "located")
+    cfg.write_text('store = "audit-store"\n' + cfg.read_text())  # a top-level key
+    monkeypatch.delenv("DETERMINACY_STORE", raising=False)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    runner = CliRunner()
+    first = runner.invoke(main, ["run", str(cfg), "--limit", "2", "--json"])
+    assert first.exit_code == 0, first.output
+    assert (tmp_path / "bench" / "audit-store" / "tables" / "located").is_dir()
+    assert not (elsewhere / "store").exists()
+    monkeypatch.chdir(tmp_path)  # another folder: the same store, nothing computed again
+    again = runner.invoke(main, ["run", str(cfg), "--limit", "2", "--json"])
+    assert json.loads(again.stdout.splitlines()[-1])["actions_computed"] == 0
+    # --store (or DETERMINACY_STORE) still comes first.
+    other = runner.invoke(main, ["run", str(cfg), "--limit", "2", "--store",
+                                 str(tmp_path / "explicit")])
+    assert other.exit_code == 0 and (tmp_path / "explicit" / "tables" / "located").is_dir()
