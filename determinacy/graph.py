@@ -140,7 +140,11 @@ def _read_source(audit: Audit) -> None:
                                       audit.limit, revision, files_digest(cfg, files)]))
     memo = store.root / "sources" / key
     with contextlib.suppress(OSError, msgspec.DecodeError, ValueError):
-        read = msgspec.msgpack.decode(store.get(memo.read_text().strip()), type=_SourceRead)
+        name = memo.read_text().strip()
+        data = store.get(name)
+        if digest(data) != name:
+            raise ValueError("a damaged object")  # read the source again
+        read = msgspec.msgpack.decode(data, type=_SourceRead)
         audit.loaded = Loaded(tasks=read.tasks, errors=read.errors, revision=read.revision,
                               source_digest=read.source_digest)
         audit._inputs = dict(read.inputs)

@@ -301,3 +301,20 @@ def test_a_blob_lost_after_listing_fails_the_search(tmp_path: Path) -> None:
     want = {"kept_constant": "a.txt:1", "late_constant": "b.txt:1"}
     assert Engine(Store(store)).find(tree, "r", ["kept_constant", "late_constant"]).hits == want
     assert engine.find(tree, "r", ["kept_constant", "late_constant"]).hits == want
+
+
+def test_a_damaged_batch_is_never_trusted(tmp_path: Path) -> None:
+    """A stored batch whose bytes were altered (yet still parse) covers nothing: the pairs
+    are searched again instead of answering "absent" from it."""
+    repo = tmp_path / "r"
+    sha = make_repo(repo, {"a.txt": "needle here\n"})
+    tree = list_tree(repo / ".git", sha)
+    store = Store(tmp_path / "store")
+    assert Engine(store).find(tree, REPO, ["needle"]).hits == {"needle": "a.txt:1"}
+    [batch] = [p for p in (store.root / "search").rglob("*") if p.is_file()
+               and p.parent.name != "marks"]
+    obj = store.root / "objects" / batch.name[:2] / batch.name
+    original = obj.read_bytes()
+    assert b'"hits":[[0,0]]' in original
+    obj.write_bytes(original.replace(b'"hits":[[0,0]]', b'"hits":[]'))
+    assert Engine(store).find(tree, REPO, ["needle"]).hits == {"needle": "a.txt:1"}

@@ -24,7 +24,7 @@ from determinacy import codebase
 from determinacy.errors import CaseError
 from determinacy.records import SearchBatch
 from determinacy.search.scan import IDENTIFIER, Scanner, first_line, searchable_constant
-from determinacy.store import Store, atomic_write
+from determinacy.store import Store, atomic_write, digest
 
 # Bump when what a hit means changes (the forms searched, how lines count): old batches are
 # then never read again.
@@ -131,10 +131,15 @@ class Engine:
             if name.startswith(".") or name == "marks":
                 continue
             try:
-                batch = msgspec.json.decode(self.store.get(name), type=SearchBatch)
-                blobs = self.store.get(batch.blobs).decode().split()
-            except (OSError, msgspec.DecodeError, UnicodeDecodeError):
+                data = self.store.get(name)
+                batch = msgspec.json.decode(data, type=SearchBatch)
+                listing = self.store.get(batch.blobs)
+            except (OSError, msgspec.DecodeError):
                 continue  # a damaged entry covers nothing: its pairs are searched again
+            # A damaged object that still parses would say "absent" wrongly: check its hash.
+            if digest(data) != name or digest(listing) != batch.blobs:
+                continue
+            blobs = listing.decode("ascii", "replace").split()
             cache.loaded.add(name)
             cache.add(batch, blobs)
 
