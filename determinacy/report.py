@@ -152,7 +152,8 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
 def render_files(con: Any) -> dict[str, str]:
     """Every file of runs/<benchmark>/, by relative path."""
     run = _run(con)
-    files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run)}
+    files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run),
+             "report.json": _report_json(con, run)}
     files.update(_cases(con, run))
     files.update(_attribution(con))
     cols, data = rows(con, query_text("hints"))
@@ -255,6 +256,22 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "",
     ]
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+# The queries behind REPORT.md's numbers, each a key of report.json.
+REPORT_QUERIES = ("report_spine", "report_repos", "report_tiers", "report_funnel",
+                  "report_hints", "report_errors")
+AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_passes")
+
+
+def _report_json(con: Any, run: dict[str, Any]) -> str:
+    """Every number REPORT.md prints, from the same queries, for programs to read."""
+    out: dict[str, Any] = {"run": run}
+    for name in REPORT_QUERIES + (AGENT_QUERIES if run["passes"] else ()):
+        cols, data = rows(con, query_text(name))
+        out[name.removeprefix("report_")] = [dict(zip(cols, r)) for r in data]
+    out["spine"] = out["spine"][0]
+    return json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
 
 
 def _agent_sections(con: Any) -> list[str]:

@@ -280,3 +280,16 @@ def test_the_store_is_found_from_the_config_wherever_the_run_starts(
     other = runner.invoke(main, ["run", str(cfg), "--limit", "2", "--store",
                                  str(tmp_path / "explicit")])
     assert other.exit_code == 0 and (tmp_path / "explicit" / "tables" / "located").is_dir()
+
+
+def test_report_json_holds_the_numbers_report_md_prints(demo: Any) -> None:
+    data = json.loads((demo.runs / "demo" / "report.json").read_text())
+    report = (demo.runs / "demo" / "REPORT.md").read_text()
+    s = data["spine"]
+    assert (s["spine"], s["audited"], s["errors"], s["total"]) == (9, 29, 1, 30)
+    assert f"At least **{s['spine']}** of {s['audited']} audited cases ({s['rate']}; Wilson " \
+           f"95% {s['low']} – {s['high']})" in report
+    [repo] = [r for r in data["repos"] if r["repository"] == "acme/widgets"]
+    assert (repo["cases"], repo["claimable"], repo["Wilson 95%"]) == (29, 9, "17.3% – 49.2%")
+    tiers = {r["verdict"]: r for r in data["tiers"]}
+    assert "AIRTIGHT" in tiers and set(data) >= {"funnel", "hints", "errors", "run"}
