@@ -110,6 +110,8 @@ class Audit:
             fields={k: path for k, path in mapped_fields(self.cfg.fields)
                     if not k.startswith("prose[")},
             prose_fields=list(self.cfg.fields.prose),
+            mirror=self.cfg.codebase.mirror, clone_url=self.cfg.codebase.clone_url,
+            config_file=Path(self.cfg.file).name,
         )
 
 

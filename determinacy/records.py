@@ -202,6 +202,11 @@ class RunInfo(Record, kw_only=True):
     fields: dict[str, str] = {}
     prose_fields: list[str] = []  # in the order they are shown to the solver
     unreadable: str = "error"  # policy for blobs and submodules that cannot be read
+    # Where a reader gets each repository, as the config says it ({owner}, {name}): the
+    # mirror (relative to the config's folder, `config_file`) when there is one, else the URL.
+    mirror: str = ""
+    clone_url: str = ""
+    config_file: str = ""
 
 
 class AgentCall(Record):

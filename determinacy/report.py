@@ -11,6 +11,7 @@ import contextlib
 import decimal
 import json
 import re
+import shlex
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -439,6 +440,20 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
     return files
 
 
+def _clone_lines(run: dict[str, Any], repo: str, commit: str) -> list[str]:
+    """How a reader gets the repository at the commit: the mirror this audit read (a bundle
+    or folder, relative to the config's folder) when the config names one, else its URL."""
+    owner, _, name = repo.partition("/")
+    if run.get("mirror"):
+        where = run["mirror"].format(owner=owner, name=name)
+        return [f"# the mirror this audit read, relative to the folder of {run['config_file']}",
+                f"git clone {shlex.quote(where)} {shlex.quote(name)} && cd {shlex.quote(name)} "
+                f"&& git checkout {commit}"]
+    url = (run.get("clone_url") or "https://github.com/{owner}/{name}.git").format(
+        owner=owner, name=name)
+    return [f"git clone {shlex.quote(url)} && cd {shlex.quote(name)} && git checkout {commit}"]
+
+
 def _unread_lines(unread: list[dict[str, Any]]) -> list[str]:
     return [f"- `{u['path']}`: {u['why']}"
             + ("" if u["why"] == "submodule" else
@@ -492,9 +507,7 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                 "absent from the prose under every normalization (exact, case-insensitive, words "
                 "split on camelCase / snake_case / kebab-case), and absent from the codebase at "
                 "base_commit. Re-run the codebase check (expect no output):", "",
-                "```sh",
-                f"git clone https://github.com/{v['repo']} && cd {v['repo'].split('/')[-1]} "
-                f"&& git checkout {v['base_commit']}"]
+                "```sh", *_clone_lines(run, v["repo"], v["base_commit"])]
         out += [w["command"] for w in witnesses]
         out += ["```", "",
                 md_table(["constant", "kind", "graded at", "implemented at"],

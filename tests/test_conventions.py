@@ -293,3 +293,14 @@ def test_report_json_holds_the_numbers_report_md_prints(demo: Any) -> None:
     assert (repo["cases"], repo["claimable"], repo["Wilson 95%"]) == (29, 9, "17.3% – 49.2%")
     tiers = {r["verdict"]: r for r in data["tiers"]}
     assert "AIRTIGHT" in tiers and set(data) >= {"funnel", "hints", "errors", "run"}
+
+
+def test_demo_receipts_clone_the_shipped_bundle_and_rerun(demo: Any, tmp_path: Path) -> None:
+    """A skeptic pastes the receipt's block, from the folder of the config it names."""
+    receipt = (demo.runs / "demo" / "cases" / "acme__widgets-1" / "RECEIPT.md").read_text()
+    block = receipt.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert "git clone demo/widgets.bundle widgets" in block and "github.com" not in block
+    (tmp_path / "demo").symlink_to(DEMO.parent / "demo")
+    p = subprocess.run(["bash", "-c", block], cwd=tmp_path, capture_output=True, text=True)
+    assert (tmp_path / "widgets" / ".git").is_dir(), p.stderr
+    assert p.returncode == 1 and p.stdout == "", (p.stdout, p.stderr)  # git grep: no match

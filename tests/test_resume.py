@@ -154,12 +154,13 @@ def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) ->
 
     after = audit.files("bench")
     assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == [
-        "CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md", "cases/task-02/spec.md"]
+        "CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md", "cases/task-02/spec.md",
+        "report.json"]
     # Only those were written again: every other file is the very same file.
     rewritten = sorted(k for k in before if ((base / k).stat().st_ino,
                                              (base / k).stat().st_mtime_ns) != identity[k])
     assert rewritten == ["CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md",
-                         "cases/task-02/spec.md"]
+                         "cases/task-02/spec.md", "report.json"]
 
 
 # -- interrupted runs --------------------------------------------------------------------------
