@@ -107,7 +107,9 @@ def main() -> None:
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Phases run in parallel (threads).")
 @click.option("--json", "as_json", is_flag=True,
-              help="Print a JSON summary on stdout (progress goes to stderr).")
+              help="Print the summary as JSON on stdout.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress on stderr (errors are still shown).")
 @click.option("--agent", help="Agent command (prompt on stdin, answer on stdout), e.g. "
               "'claude -p'. Split like a shell would, never run by one. Overrides [agent].")
 @click.option("--refuter", help="Refuter command (default: the agent; another model family "
@@ -121,7 +123,7 @@ def main() -> None:
               help="Exit 0 even when some cases are ERROR (they are still reported).")
 @click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
 def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: str, jobs: int,
-        as_json: bool, agent: str | None, refuter: str | None, pass_no: int | None,
+        as_json: bool, quiet: bool, agent: str | None, refuter: str | None, pass_no: int | None,
         passes: int | None, agent_timeout: float | None, allow_errors: bool,
         doit_args: tuple[str, ...]) -> None:
     """Run (or resume) the audit of CONFIG (default: the shipped offline demo) and write
@@ -151,15 +153,17 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     store.check_writable()
     audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), limit=limit,
                           agents=agents))
-    click.echo(f"auditing {path} (benchmark {cfg.name!r}, {len(audit.loaded.tasks)} tasks, "
-               f"{len(audit.loaded.errors)} unreadable rows)", err=True)
+    if not quiet:
+        click.echo(f"auditing {path} (benchmark {cfg.name!r}, {len(audit.loaded.tasks)} tasks, "
+                   f"{len(audit.loaded.errors)} unreadable rows)", err=True)
     signal.signal(signal.SIGTERM, _term)
     signal.signal(signal.SIGINT, _term)
     argv = ["run"]
     if jobs > 1:
         argv += ["-n", str(jobs), "-P", "thread"]
     argv += list(doit_args)
-    loader = DeterminacyLoader(audit, outstream=sys.stderr if as_json else sys.stdout)
+    # Progress goes to stderr; stdout carries only the results (the summary, --json).
+    loader = DeterminacyLoader(audit, outstream=sys.stderr, quiet=quiet)
     rc = DoitMain(loader, config_filenames=()).run(argv)
     if audit.fatal:
         raise audit.fatal[0]

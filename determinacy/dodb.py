@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 import threading
+import time
 from typing import Any
 
 from doit.dependency import SqliteDB
@@ -60,6 +61,9 @@ class Summary:
 
 
 LAST = Summary()
+# Set by the graph loader: the phase whose tasks count cases, and whether to show progress.
+CASE_PHASE = "settle"
+QUIET = False
 # The action-cache counters of the store the running graph uses (set by the graph loader).
 STATS: Any = None
 _LOCK = threading.Lock()
@@ -80,37 +84,81 @@ def _phase(name: str) -> str:
 
 
 class ProgressReporter(ConsoleReporter):
-    """A live line on a terminal; one line per executed task otherwise."""
+    """Progress on stderr, counted in cases (a case is done when its last phase, `CASE_PHASE`,
+    is): a live bar with rate and ETA on a terminal (rich), else a line every `EVERY` seconds
+    at most. `QUIET`: none of it, only errors. Stdout is left to the results."""
 
     desc = "determinacy progress"
+    EVERY = 5.0
 
     def __init__(self, outstream: Any, options: dict[str, Any]):
         super().__init__(outstream, options)
         global LAST
         LAST = self.summary = Summary()
         self.tty = bool(getattr(outstream, "isatty", lambda: False)())
+        self.cases = self.cases_done = 0
+        self.start = self.last = time.monotonic()
+        self.bar: Any = None
 
     def initialize(self, tasks: dict[str, Any], selected_tasks: list[str]) -> None:
         self.summary.total = sum(1 for t in tasks.values() if not t.has_subtask)
+        self.cases = sum(1 for t in tasks.values()
+                         if not t.has_subtask and _phase(t.name) == CASE_PHASE)
+        self.start = self.last = time.monotonic()
+        if self.tty and not QUIET:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(TextColumn("cases"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+                                TextColumn("ETA"), TimeRemainingColumn(),
+                                TextColumn("{task.fields[note]}"),
+                                console=Console(file=self.outstream), transient=False)
+            self.bar.add_task("cases", total=self.cases or None, rate="", note="")
+            self.bar.start()
 
     def execute_task(self, task: Any) -> None:
         pass
 
-    def _done(self) -> int:
+    def _status(self) -> tuple[str, str]:
+        """(rate, the rest of the line): cases per second, then what ran."""
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        rate = self.cases_done / elapsed
+        left = self.cases - self.cases_done
+        eta = f"{left / rate:.0f} s" if rate > 0 else "-"
         s = self.summary
-        return sum(s.executed.values()) + s.up_to_date + s.failed
+        ran = " ".join(f"{k} {v}" for k, v in sorted(s.executed.items()))
+        return (f"{rate:.1f} cases/s",
+                f"ETA {eta} · ran: {ran or '-'} · up to date {s.up_to_date} · "
+                f"errors {s.errors_raised} · cache hits {_cache_hits()}")
 
-    def _line(self, task: Any, note: str = "") -> None:
-        s = self.summary
-        if self.tty:
-            ran = " ".join(f"{k} {v}" for k, v in sorted(s.executed.items()))
-            self.outstream.write(f"\r\x1b[K[{self._done()}/{s.total}] ran: {ran or '-'} · "
-                                 f"up to date {s.up_to_date} · errors {s.errors_raised} · "
-                                 f"cache hits {_cache_hits()}")
+    def _tick(self, task: Any, note: str = "") -> None:
+        if _phase(task.name) == CASE_PHASE:
+            self.cases_done += 1
+        if QUIET:
             if note:
-                self.outstream.write(f"\n{note}\n")
-        else:
-            self.outstream.write(f"{task.name}{': ' + note if note else ''}\n")
+                self.outstream.write(f"{note}\n")
+            return
+        rate, rest = self._status()
+        if self.bar is not None:
+            self.bar.update(self.bar.task_ids[0], completed=self.cases_done, rate=rate,
+                            note=f"errors {self.summary.errors_raised}")
+            if note:
+                self.bar.console.print(note, markup=False, highlight=False)
+            return
+        now = time.monotonic()
+        if note:
+            self.outstream.write(f"{note}\n")
+        if now - self.last >= self.EVERY:
+            self.last = now
+            self.outstream.write(f"[{self.cases_done}/{self.cases} cases] {rate} · {rest}\n")
         self.outstream.flush()
 
     def add_success(self, task: Any) -> None:
@@ -123,15 +171,14 @@ class ProgressReporter(ConsoleReporter):
             if err:
                 self.summary.errors_raised += 1
                 self.summary.error_lines.append(f"{task.name}: {err}")
-            self._line(task, f"ERROR {err}" if err else "")
+            self._tick(task, f"ERROR {task.name}: {err}" if err else "")
 
     def skip_uptodate(self, task: Any) -> None:
         if task.has_subtask:
             return
         with _LOCK:
             self.summary.up_to_date += 1
-            if self.tty:
-                self._line(task)
+            self._tick(task)
 
     def add_failure(self, task: Any, fail: Any) -> None:
         with _LOCK:
@@ -139,15 +186,18 @@ class ProgressReporter(ConsoleReporter):
         super().add_failure(task, fail)
 
     def complete_run(self) -> None:
-        if self.tty:
-            self.outstream.write("\n")
-        s = self.summary.as_dict()
-        by = ", ".join(f"{k} {v}" for k, v in s["executed_by_phase"].items())
-        self.outstream.write(
-            f"{s['tasks']} tasks: {s['executed']} executed{f' ({by})' if by else ''}, "
-            f"{s['up_to_date']} up to date, {s['failed']} failed; "
-            f"{s['errors_raised']} errors raised; actions {s['actions_computed']} computed, "
-            f"{s['actions_cached']} from the cache\n")
+        if self.bar is not None:
+            self.bar.stop()
+        if not QUIET:
+            s = self.summary.as_dict()
+            by = ", ".join(f"{k} {v}" for k, v in s["executed_by_phase"].items())
+            rate, _ = self._status()
+            self.outstream.write(
+                f"{self.cases_done} of {self.cases} cases ({rate}); {s['tasks']} tasks: "
+                f"{s['executed']} executed{f' ({by})' if by else ''}, "
+                f"{s['up_to_date']} up to date, {s['failed']} failed; "
+                f"{s['errors_raised']} errors raised; actions {s['actions_computed']} "
+                f"computed, {s['actions_cached']} from the cache\n")
         super().complete_run()
 
 

@@ -448,10 +448,11 @@ def doit_config(audit: Audit) -> dict[str, Any]:
 
 
 class DeterminacyLoader(TaskLoader2):
-    def __init__(self, audit: Audit, outstream: Any = None):
+    def __init__(self, audit: Audit, outstream: Any = None, quiet: bool = False):
         super().__init__()
         self.audit = audit
         self.outstream = outstream
+        self.quiet = quiet
 
     def setup(self, opt_values: dict[str, Any]) -> None:
         pass
@@ -459,11 +460,14 @@ class DeterminacyLoader(TaskLoader2):
     def load_doit_config(self) -> dict[str, Any]:
         config = doit_config(self.audit)
         # doit binds sys.stdout when it is imported; name the stream of this run explicitly.
-        config["outfile"] = self.outstream or sys.stdout
+        config["outfile"] = self.outstream or sys.stderr
         return config
 
     def load_tasks(self, cmd: Any, pos_args: list[str]) -> list[Any]:
         dodb.STATS = self.audit.store.stats
+        # A case is done when its last phase is.
+        dodb.CASE_PHASE = "refute" if self.audit.agents else "settle"
+        dodb.QUIET = self.quiet
         out = []
         for name, creator in sorted(build_graph(self.audit).items()):
             out.extend(generate_tasks(name[len("task_"):], creator(), creator.__doc__))

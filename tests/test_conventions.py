@@ -304,3 +304,54 @@ def test_demo_receipts_clone_the_shipped_bundle_and_rerun(demo: Any, tmp_path: P
     p = subprocess.run(["bash", "-c", block], cwd=tmp_path, capture_output=True, text=True)
     assert (tmp_path / "widgets" / ".git").is_dir(), p.stderr
     assert p.returncode == 1 and p.stdout == "", (p.stdout, p.stderr)  # git grep: no match
+
+
+def test_progress_goes_to_stderr_in_cases_and_stdout_keeps_the_results(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from determinacy import dodb
+
+    args = ["run", "--store", str(tmp_path / "store"), "--runs", str(tmp_path / "runs")]
+    monkeypatch.setattr(dodb.ProgressReporter, "EVERY", 0.0)  # every tick, for the test
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == ["verdicts: AIRTIGHT 9, CONVENTION 1, ERROR 1, NO_CLAIM 19",
+                                       f"report: {tmp_path / 'runs' / 'demo' / 'REPORT.md'}"]
+    ticks = [ln for ln in res.stderr.splitlines() if ln.startswith("[")]
+    assert ticks and ticks[-1].startswith("[29/29 cases]"), res.stderr
+    assert re.search(r"\d+\.\d cases/s · ETA (\d+ s|-) · ran: ", ticks[0]), ticks[0]
+    assert re.search(r"^29 of 29 cases \(", res.stderr, re.M)
+
+    monkeypatch.setattr(dodb.ProgressReporter, "EVERY", 3600.0)  # a long run, piped
+    again = CliRunner().invoke(main, args)
+    assert not [ln for ln in again.stderr.splitlines() if ln.startswith("[")]
+    quiet = CliRunner().invoke(main, [*args, "--quiet"])
+    assert quiet.exit_code == 0 and quiet.stdout == again.stdout
+    # Only the errors are left: no "auditing" line, no ticks, no summary of tasks.
+    assert quiet.stderr.splitlines() == ["ERROR (not audited): 1 of 30 cases; see the Errors "
+                                         "section of the report"], quiet.stderr
+
+
+def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    p = subprocess.Popen([sys.executable, "-m", "determinacy", "run", "--store",
+                          str(tmp_path / "store"), "--runs", str(tmp_path / "runs")],
+                         stdout=subprocess.PIPE, stderr=follower, cwd=ROOT, text=True)
+    os.close(follower)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out, _ = p.communicate(timeout=120)
+    os.close(leader)
+    text = seen.decode(errors="replace")
+    assert p.returncode == 0 and out.startswith("verdicts: "), text
+    assert "cases" in text and "ETA" in text and "29/29" in text, text
+    assert "\x1b[" in text  # drawn in place, not a line per task
