@@ -132,6 +132,10 @@ SELECT a.case_id, pass_no, 'agent' AS proposer,
                      list_filter(precedents, lambda p: p.verified),
                      lambda p: p.path || ':' || p.line || ' (' || p."value" || ')'), '; ')
                  || CASE WHEN gold_value <> '' THEN '; gold: ' || gold_value ELSE '' END
+                 -- The test line that pins the gold's choice (verified in the test patch).
+                 || CASE WHEN verdict IN ('MISDETERMINED', 'CODEBASE-PLURAL')
+                              AND test_assertion <> ''
+                         THEN '; pinned by the test: ' || test_assertion ELSE '' END
        END AS evidence,
        command, reason, refuter
 FROM agent_witnesses a LEFT JOIN partial p ON p.case_id = a.case_id;

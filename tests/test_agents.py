@@ -557,6 +557,11 @@ def test_refuter_contests_plural_candidate(tmp_path: Path, bench: Bench, audit: 
     assert f"| 1 | {agent_cmd} | {refuter_cmd} | no |" in passes, passes
     receipt = (audit.runs / "bench" / "cases" / "plural-export" / "RECEIPT.md").read_text()
     assert "contested" in receipt
+    # The claim's receipt shows the test line that pins the gold's choice.
+    [w] = audit.sql(cfg, "select test_assertion from agent_witnesses "
+                         "where case_id = 'misdetermined-stamp'")
+    claim = (audit.runs / "bench" / "cases" / "misdetermined-stamp" / "RECEIPT.md").read_text()
+    assert w["test_assertion"] and f"pinned by the test: {w['test_assertion']}" in claim, claim
 
 
 def test_silent_or_failing_refuter_leaves_nothing_claimed(tmp_path: Path, bench: Bench,
