@@ -221,6 +221,11 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "## By repository",
         "",
         md_table(*rows(con, query_text("report_repos"))),
+        "## By language",
+        "",
+        "A case's language is the one most of its shared constants are written in.",
+        "",
+        md_table(*rows(con, query_text("report_languages"))),
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
@@ -260,7 +265,8 @@ def _report(con: Any, run: dict[str, Any]) -> str:
 
 
 # The queries behind REPORT.md's numbers, each a key of report.json.
-REPORT_QUERIES = ("report_spine", "report_repos", "report_tiers", "report_funnel",
+REPORT_QUERIES = ("report_spine", "report_repos", "report_languages", "report_tiers",
+                  "report_funnel",
                   "report_hints", "report_errors")
 AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_passes")
 

@@ -237,6 +237,9 @@ def test_report_counts_each_repository_and_claims_sort_naturally(demo: Any) -> N
     table = report.split("## By repository", 1)[1].split("##", 1)[0]
     assert "| acme/widgets | 29 | 29 | 0 | 9 | 31.0% | 17.3% – 49.2% |" in table
     assert "| (rows that did not load) | 1 | 0 | 1 | 0 | n/a | n/a |" in table
+    languages = report.split("## By language", 1)[1].split("##", 1)[0]
+    assert "| python | 25 | 25 | 0 | 7 | 28.0% | 14.3% – 47.6% |" in languages
+    assert "| (no shared constant) | 2 | 1 | 1 | 0 |" in languages
     claims = (demo.runs / "demo" / "CLAIMS.md").read_text()
     ids = re.findall(r"^\| (acme__widgets-\d+) \|", claims, re.M)
     numbers = [int(i.rsplit("-", 1)[1]) for i in ids]
