@@ -236,7 +236,7 @@ def report(config: str | None, store_dir: str | None, runs_dir: str) -> None:
 def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> None:
     """Print one case of the stored audit of CONFIG (default: the demo): its receipt
     (verdict, evidence, the command that re-runs it) and where its materials are. CASE is a
-    case or instance id, a unique prefix of one, or a unique part of one.
+    case or instance id, or a unique prefix, ending or part of one.
 
     \b
     Example:

@@ -378,10 +378,11 @@ def compare(con_a: Any, con_b: Any, name_a: str, name_b: str) -> str:
 
 def find_case(con: Any, wanted: str) -> str:
     """The case `wanted` names: its case id or instance id, else the one id it begins, else
-    the one id it is part of (SWE-bench Pro ids are long). Ambiguity is an error."""
+    the one it ends, else the one it is part of (SWE-bench Pro ids are long). Ambiguity is an
+    error."""
     _, data = rows(con, "SELECT case_id, instance_id FROM tasks ORDER BY case_id")
     for test in (lambda i: i == wanted, lambda i: i.startswith(wanted),
-                 lambda i: wanted in i):
+                 lambda i: i.endswith(wanted), lambda i: wanted in i):
         hits = sorted({cid for cid, iid in data if test(cid) or test(iid)})
         if len(hits) == 1:
             return hits[0]

@@ -85,7 +85,7 @@ def show(demo: Any, *argv: str) -> Any:
     return demo.invoke("show", *argv, "--store", str(demo.store), "--runs", str(demo.runs))
 
 
-@pytest.mark.parametrize("name", ["acme__widgets-1", "widgets-17"])
+@pytest.mark.parametrize("name", ["acme__widgets-1", "widgets-1", "widgets-17"])
 def test_show_prints_the_receipt_of_the_case_it_names(demo: Any, name: str) -> None:
     res = show(demo, str(DEMO), name)
     assert res.exit_code == 0, res.output
