@@ -220,12 +220,12 @@ def _report(con: Any, run: dict[str, Any]) -> str:
            "receipt name the paths that were not read.", ""] if s["partial"] else []),
         "## By repository",
         "",
-        md_table(*rows(con, query_text("report_repos"))),
+        _group_table(con, "repository"),
         "## By language",
         "",
         "A case's language is the one most of its shared constants are written in.",
         "",
-        md_table(*rows(con, query_text("report_languages"))),
+        _group_table(con, "language"),
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
@@ -265,10 +265,15 @@ def _report(con: Any, run: dict[str, Any]) -> str:
 
 
 # The queries behind REPORT.md's numbers, each a key of report.json.
-REPORT_QUERIES = ("report_spine", "report_repos", "report_languages", "report_tiers",
-                  "report_funnel",
+REPORT_QUERIES = ("report_spine", "report_groups", "report_tiers", "report_funnel",
                   "report_hints", "report_errors")
 AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_passes")
+
+
+def _group_table(con: Any, dimension: str) -> str:
+    cols, data = rows(con, query_text("report_groups"))
+    mine = [r[1:] for r in data if r[0] == dimension]
+    return md_table([dimension, *cols[2:]], mine)
 
 
 def _report_json(con: Any, run: dict[str, Any]) -> str:

@@ -292,7 +292,8 @@ def test_report_json_holds_the_numbers_report_md_prints(demo: Any) -> None:
     assert (s["spine"], s["audited"], s["errors"], s["total"]) == (9, 29, 1, 30)
     assert f"At least **{s['spine']}** of {s['audited']} audited cases ({s['rate']}; Wilson " \
            f"95% {s['low']} – {s['high']})" in report
-    [repo] = [r for r in data["repos"] if r["repository"] == "acme/widgets"]
+    [repo] = [r for r in data["groups"] if r["group"] == "acme/widgets"]
+    assert repo["dimension"] == "repository"
     assert (repo["cases"], repo["claimable"], repo["Wilson 95%"]) == (29, 9, "17.3% – 49.2%")
     tiers = {r["verdict"]: r for r in data["tiers"]}
     assert "AIRTIGHT" in tiers and set(data) >= {"funnel", "hints", "errors", "run"}

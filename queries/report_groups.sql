@@ -1,0 +1,28 @@
+-- REPORT.md: the claimable spine per repository and per language, with the same
+-- denominators as the whole. A case's language is the one most of its shared constants are
+-- written in (the gold's and the test's files show it).
+WITH lang AS (
+    SELECT case_id, mode(language ORDER BY language) AS language
+    FROM candidates WHERE language <> ''
+    GROUP BY case_id
+), dims AS (
+    SELECT 'repository' AS dimension,
+           coalesce(nullif(repo, ''), '(rows that did not load)') AS "group", verdict
+    FROM verdicts
+    UNION ALL
+    SELECT 'language', coalesce(l.language, '(no shared constant)'), v.verdict
+    FROM verdicts v LEFT JOIN lang l USING (case_id)
+)
+SELECT dimension, "group",
+       count(*) AS cases,
+       count(*) FILTER (WHERE verdict <> 'ERROR') AS audited,
+       count(*) FILTER (WHERE verdict = 'ERROR') AS errors,
+       count(*) FILTER (WHERE verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL'))
+           AS claimable,
+       CASE WHEN audited = 0 THEN 'n/a' ELSE pct(claimable::DOUBLE / audited) END AS rate,
+       CASE WHEN audited = 0 THEN 'n/a'
+            ELSE pct(wilson_low(claimable, audited)) || ' – '
+                 || pct(wilson_high(claimable, audited)) END AS "Wilson 95%"
+FROM dims
+GROUP BY dimension, "group"
+ORDER BY dimension DESC, "group";
