@@ -137,15 +137,46 @@ def _parquet(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
 _ABSENT = object()
 
 
-def _lookup(row: dict[str, Any], dotted: str) -> Any:
-    """The value at a dotted path, or _ABSENT: a null value is there, a missing key is not (nor
-    is a path through something that is not an object)."""
+_PLACE = re.compile(r"\{([^{}]+)\}")
+
+
+def _lookup(row: dict[str, Any], expr: str) -> Any:
+    """The value a field expression names, or _ABSENT: a null value is there, a missing key is
+    not (nor is a path through something that is not an object). An expression is
+
+    - a dotted path (`base.sha`);
+    - a path through a list (`resolved_issues[].body`): the list of what each item has there;
+    - a template over paths (`{org}/{repo}`): each one's text put in its place.
+    """
+    if "{" in expr:
+        values = {m: _lookup(row, m) for m in _PLACE.findall(expr)}
+        if any(v is _ABSENT or not isinstance(v, (str, int)) or isinstance(v, bool)
+               for v in values.values()):
+            return _ABSENT
+        return _PLACE.sub(lambda m: str(values[m.group(1)]), expr)
+    head, sep, rest = expr.partition("[].")
+    if not sep and expr.endswith("[]"):
+        head, sep, rest = expr[:-2], "[]", ""
     cur: Any = row
-    for part in dotted.split("."):
+    for part in head.split("."):
         if not isinstance(cur, dict) or part not in cur:
             return _ABSENT
         cur = cur[part]
-    return cur
+    if not sep:
+        return cur
+    if not isinstance(cur, list):
+        return _ABSENT
+    if not rest:
+        return cur
+    found = [v for item in cur if isinstance(item, dict)
+             and (v := _lookup(item, rest)) is not _ABSENT]
+    return found if found or not cur else _ABSENT
+
+
+def columns_of(expr: str) -> list[str]:
+    """The top-level columns a field expression reads."""
+    paths = _PLACE.findall(expr) if "{" in expr else [expr]
+    return [p.split("[]", 1)[0].split(".", 1)[0] for p in paths]
 
 
 def _get(row: dict[str, Any], dotted: str, key: str, n: int) -> Any:
@@ -193,7 +224,8 @@ def _simple_list(text: str) -> list[str] | None:
 
 
 def parse_test_ids(value: Any, what: str, n: int) -> list[str]:
-    """A list of test ids given as a list, a JSON string or a Python list literal."""
+    """A list of test ids given as a list, a JSON string or a Python list literal, or as the
+    keys of a mapping (Multi-SWE-bench's `f2p_tests`: test id -> its outcomes)."""
     if value is None:
         return []
     if isinstance(value, str):
@@ -213,6 +245,8 @@ def parse_test_ids(value: Any, what: str, n: int) -> list[str]:
                 ) from None
     if isinstance(value, tuple):
         value = list(value)
+    if isinstance(value, dict):
+        value = list(value)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RowError(f"row {n}: field `{what}` must be a list of test ids (strings)")
     for i, v in enumerate(value):
@@ -221,6 +255,8 @@ def parse_test_ids(value: Any, what: str, n: int) -> list[str]:
 
 
 def _text(value: Any, what: str, n: int, *, allow_empty: bool = False) -> str:
+    if "[]" in what and isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = "\n\n".join(v.strip() for v in value if v.strip())  # a path through a list
     if value is None:
         value = ""
     if not isinstance(value, str):
@@ -487,6 +523,6 @@ def validate(cfg: Config, show: int = 3) -> Validation:
             out.bad.append(read.message)
         else:
             out.tasks += 1
-    used = {path.split(".")[0] for _, path in mapped}
+    used = {c for _, path in mapped for c in columns_of(path)}
     out.prose_like = [c for c in columns if c in PROSE_LIKE and c not in used]
     return out

@@ -114,3 +114,71 @@ def test_hugging_face_download_pins_the_revision_and_keeps_one_split(
         ("get", "default/test/0000.parquet", "f" * 40),
     ]
     assert len(files) == 2
+
+
+# -- field expressions: datasets shaped unlike SWE-bench (Multi-SWE-bench) -------------------
+
+MULTI = ('name = "multi"\n[source]\njsonl = "tasks.jsonl"\n[fields]\n'
+         'instance_id = "instance_id"\nrepo = "{org}/{repo}"\nbase_commit = "base.sha"\n'
+         'gold_patch = "fix_patch"\ntest_patch = "test_patch"\nfail_to_pass = "f2p_tests"\n'
+         'prose = ["resolved_issues[].title", "resolved_issues[].body"]\n')
+
+
+def multi_row(**change: Any) -> dict[str, Any]:
+    row = {"instance_id": "acme__widgets-7", "org": "acme", "repo": "widgets",
+           "base": {"label": "acme:main", "ref": "main", "sha": "a" * 40},
+           "resolved_issues": [{"number": 3, "title": "Badges wrap", "body": "They wrap."},
+                               {"number": 4, "title": "Units", "body": "Show units."}],
+           "fix_patch": "diff --git a/x b/x\n", "test_patch": "diff --git a/t b/t\n",
+           "f2p_tests": {"tests/test_x.py::test_a": {"fix": "PASS", "run": "FAIL"},
+                         "tests/test_x.py::test_b": {"fix": "PASS", "run": "FAIL"}}}
+    return {**row, **change}
+
+
+def load_multi(tmp: Path, *rows: dict[str, Any], config: str = MULTI) -> Any:
+    import json
+
+    (tmp / "tasks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp / "multi.toml").write_text(config)
+    return load_tasks(load_config(tmp / "multi.toml"))
+
+
+def test_templates_list_paths_and_dict_keys_read_multi_swe_bench_rows(tmp_path: Path) -> None:
+    loaded = load_multi(tmp_path, multi_row())
+    [t] = loaded.tasks
+    assert not loaded.errors
+    assert t.repo == "acme/widgets" and t.base_commit == "a" * 40
+    assert t.fail_to_pass == ["tests/test_x.py::test_a", "tests/test_x.py::test_b"]
+    assert t.prose == ("## resolved_issues[].title\n\nBadges wrap\n\nUnits\n\n"
+                       "## resolved_issues[].body\n\nThey wrap.\n\nShow units.\n")
+
+
+def test_field_expressions_fail_naming_the_row_and_the_key(tmp_path: Path) -> None:
+    no_org = {k: v for k, v in multi_row().items() if k != "org"}
+    not_a_list = multi_row(instance_id="acme__widgets-8", resolved_issues="oops")
+    good = multi_row(instance_id="acme__widgets-9")
+    loaded = load_multi(tmp_path, no_org, not_a_list, good)
+    assert [t.instance_id for t in loaded.tasks] == ["acme__widgets-9"]
+    why = {e.row: e.message for e in loaded.errors}
+    assert "row 1: missing field `{org}/{repo}` (config key fields.repo)" in why[1]
+    assert "row 2: missing field `resolved_issues[].title` (config key fields.prose[0])" \
+        in why[2]
+    # A plain column holding a list is still not text: only a path through a list joins.
+    plain = MULTI.replace('instance_id = "instance_id"', 'instance_id = "ids"')
+    loaded = load_multi(tmp_path, multi_row(ids=["a", "b"]), config=plain)
+    assert "must be text, got list" in loaded.errors[0].message
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in
+                                        (Path(__file__).parent.parent / "examples").glob("*.toml")))
+def test_every_example_config_loads(name: str) -> None:
+    cfg = load_config(Path(__file__).parent.parent / "examples" / name)
+    assert cfg.name and cfg.fields.prose
+
+
+def test_the_multi_swe_bench_example_reads_rows_of_that_shape(tmp_path: Path) -> None:
+    example = (Path(__file__).parent.parent / "examples" / "multi-swe-bench.toml").read_text()
+    config = example.replace('jsonl = "multi-swe-bench/go/cli__cli_dataset.jsonl"',
+                             'jsonl = "tasks.jsonl"')
+    [t] = load_multi(tmp_path, multi_row(), config=config).tasks
+    assert t.repo == "acme/widgets" and len(t.fail_to_pass) == 2 and "Show units." in t.prose
