@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, Literal, NamedTuple
 
 from determinacy import git
 from determinacy.config import Config, split_repo
@@ -258,24 +258,30 @@ def _cat(git_dir: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
     writer = threading.Thread(target=feed, daemon=True)
     writer.start()
     try:
-        for sha in shas:
-            header = proc.stdout.readline().split()
-            if len(header) == 2 and header[0].decode() == sha and header[1] == b"missing":
-                yield sha, None
-                continue
-            if len(header) != 3 or header[0].decode() != sha:
-                # An answer out of step: nothing after it can be trusted.
-                for rest in shas[shas.index(sha):]:
+        for n, sha in enumerate(shas):
+            answer = _answer(proc.stdout, sha)
+            if answer is False:  # out of step: nothing after it can be trusted
+                for rest in shas[n:]:
                     yield rest, None
                 return
-            size = int(header[2])
-            data = proc.stdout.read(size)
-            proc.stdout.read(1)
-            yield sha, data
+            yield sha, answer[1] if answer else None
     finally:
         proc.kill()
         proc.wait()
         writer.join()
+
+
+def _answer(stdout: IO[bytes], sha: str) -> tuple[str, bytes] | None | Literal[False]:
+    """One answer of `git cat-file --batch` to `sha`: (type, bytes); None when the object is
+    missing; False when the answer is out of step (or there is none)."""
+    header = stdout.readline().split()
+    if len(header) == 2 and header[0].decode() == sha and header[1] == b"missing":
+        return None
+    if len(header) != 3 or header[0].decode() != sha:
+        return False
+    data = stdout.read(int(header[2]))
+    stdout.read(1)
+    return header[1].decode(), data
 
 
 def list_tree(git_dir: Path, commit: str, state: str | None = None) -> Tree:
@@ -335,15 +341,14 @@ class _Objects:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(f"{sha}\n".encode())
         proc.stdin.flush()
-        header = proc.stdout.readline().split()
-        if len(header) != 3:
-            self.close()  # out of step or gone: start afresh next time
-            raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {sha}: "
-                            f"{b' '.join(header).decode(errors='replace') or 'no answer'})",
+        answer = _answer(proc.stdout, sha)
+        if not answer:
+            if answer is False:
+                self.close()  # out of step or gone: start afresh next time
+            raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {sha} "
+                            + ("is missing)" if answer is None else "gave no answer)"),
                             transient=True)
-        data = proc.stdout.read(int(header[2]))
-        proc.stdout.read(1)
-        return header[1].decode(), data
+        return answer
 
     def entries(self, commit: str) -> list[Entry]:
         kind, data = self._object(commit, commit)

@@ -330,7 +330,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             trees: list[TreeRow] = []
             errors: list[CaseError] = list(audit.loaded.errors)
             for path in settle_refs:
-                ref = phases.read_ref(Path(path))
+                ref = phases.read_ref(path)
                 if ref.error is not None:
                     errors.append(ref.error)
                     continue

@@ -41,8 +41,9 @@ class Ref(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.error is not None and self.error.transient
 
 
-def read_ref(path: Path) -> Ref:
-    return msgspec.json.decode(path.read_bytes(), type=Ref)
+def read_ref(path: str | Path) -> Ref:
+    with open(path, "rb") as f:  # a str too: the graph keeps refs as strings
+        return msgspec.json.decode(f.read(), type=Ref)
 
 
 def write_ref(path: Path, ref: Ref) -> None:
@@ -51,8 +52,7 @@ def write_ref(path: Path, ref: Ref) -> None:
 
 def ref_needs_retry(path: str | Path) -> bool:
     try:
-        with open(path, "rb") as f:
-            return msgspec.json.decode(f.read(), type=Ref).retry
+        return read_ref(path).retry
     except (OSError, msgspec.DecodeError):
         return True
 
