@@ -345,8 +345,6 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
     Example:
       determinacy export my-benchmark.toml --what claims --format csv --out claims.csv
     """
-    import csv
-    import io
 
     from determinacy.report import connect, rows
 
@@ -357,19 +355,32 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
             raise click.UsageError("--format parquet needs --out FILE")
         con.sql(EXPORTS[what]).write_parquet(out)  # a path argument: never pasted into SQL
         return
-    cols, data = rows(con, EXPORTS[what])
-    buf = io.StringIO()
+    text = formatted(*rows(con, EXPORTS[what]), fmt)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+def formatted(cols: list[str], data: list[tuple[Any, ...]], fmt: str) -> str:
+    """Query results as text: markdown, csv, json (one array) or jsonl (an object a line)."""
+    import csv
+    import io
+
+    from determinacy.report import md_table
+
+    if fmt == "markdown":
+        return md_table(cols, data)
     if fmt == "csv":
+        buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(cols)
         w.writerows(data)
-    else:
-        for r in data:
-            buf.write(json.dumps(dict(zip(cols, r)), default=str, sort_keys=True) + "\n")
-    if out:
-        Path(out).write_text(buf.getvalue(), encoding="utf-8")
-    else:
-        click.echo(buf.getvalue(), nl=False)
+        return buf.getvalue()
+    if fmt == "json":
+        return json.dumps([dict(zip(cols, r)) for r in data], default=str, sort_keys=True) + "\n"
+    return "".join(json.dumps(dict(zip(cols, r)), default=str, sort_keys=True) + "\n"
+                   for r in data)
 
 
 @main.command()
@@ -386,10 +397,8 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
     settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, behaviors,
     agent_witnesses, agent_calls, passes.
     Without QUERY, list the views and their columns."""
-    import csv
-    import io
 
-    from determinacy.report import connect, md_table, rows
+    from determinacy.report import connect, rows
 
     if query is None and config and not config.endswith(".toml") and not Path(config).exists():
         config, query = None, config  # `determinacy sql "select ..."`: the demo's audit
@@ -407,16 +416,7 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
         cols, data = rows(con, query)
     except Exception as e:  # duckdb raises many error types; all mean "your query is wrong"
         raise DeterminacyError(f"query failed: {e}") from None
-    if fmt == "markdown":
-        click.echo(md_table(cols, data), nl=False)
-    elif fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(cols)
-        w.writerows(data)
-        click.echo(buf.getvalue(), nl=False)
-    else:
-        click.echo(json.dumps([dict(zip(cols, r)) for r in data], default=str, sort_keys=True))
+    click.echo(formatted(cols, data, fmt), nl=False)
 
 
 @main.command("verify")

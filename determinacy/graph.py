@@ -28,7 +28,7 @@ from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
 from determinacy.errors import StoreError
 from determinacy.records import CaseError, Check, RunInfo, Task
-from determinacy.source import Loaded, files_digest, load_tasks, source_files
+from determinacy.source import Loaded, load_tasks, locate
 from determinacy.store import Store, atomic_write, digest, write_if_changed
 from determinacy.tables import TABLES, TreeRow, error_row, task_row, write_tables
 
@@ -137,9 +137,10 @@ def _read_source(audit: Audit) -> None:
     """The tasks of the source, read once per content: the same bytes under the same config
     and code give the same tasks, so a rerun decodes them instead of parsing every row."""
     cfg, store = audit.cfg, audit.store
-    files, revision = source_files(cfg)
+    located = locate(cfg)  # once: for a download, listing the files may ask the hub
+    _, revision, source_digest = located
     key = digest(msgspec.json.encode([__version__, _code_digest(), config_digest(cfg),
-                                      audit.limit, revision, files_digest(cfg, files)]))
+                                      audit.limit, revision, source_digest]))
     memo = store.root / "sources" / key
     with contextlib.suppress(OSError, msgspec.DecodeError, ValueError):
         name = memo.read_text().strip()
@@ -151,7 +152,7 @@ def _read_source(audit: Audit) -> None:
                               source_digest=read.source_digest)
         audit._inputs = dict(read.inputs)
         return
-    audit.loaded = load_tasks(cfg, audit.limit)
+    audit.loaded = load_tasks(cfg, audit.limit, located)
     read = _SourceRead(tasks=audit.loaded.tasks, errors=audit.loaded.errors,
                        revision=audit.loaded.revision,
                        source_digest=audit.loaded.source_digest,

@@ -454,11 +454,19 @@ def _error_case_id(bad: _Bad, taken: set[str]) -> str:
     return case_id
 
 
-def load_tasks(cfg: Config, limit: int | None = None) -> Loaded:
-    """Every row read as a Task or a load ERROR. Raises ConfigError only (whole-config
-    problems: an unreadable source, a mapped field that no row has)."""
+def locate(cfg: Config) -> tuple[list[Path], str, str]:
+    """The source's files, the revision read and the blake3 of their bytes."""
     files, revision = source_files(cfg)
-    out = Loaded(revision=revision, source_digest=files_digest(cfg, files))
+    return files, revision, files_digest(cfg, files)
+
+
+def load_tasks(cfg: Config, limit: int | None = None,
+               located: tuple[list[Path], str, str] | None = None) -> Loaded:
+    """Every row read as a Task or a load ERROR. Raises ConfigError only (whole-config
+    problems: an unreadable source, a mapped field that no row has). `located`: what
+    `locate(cfg)` gave, when the caller has it already."""
+    files, revision, source_digest = located or locate(cfg)
+    out = Loaded(revision=revision, source_digest=source_digest)
     columns = _Columns(cfg)
     read: list[Task | _Bad] = []
     for n, row in iter_rows(cfg, files):
