@@ -56,12 +56,34 @@ class _Base(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=Tru
     pass
 
 
+# The history source's heuristics: which commits of the walk are candidates.
+Heuristic = Literal["tests+sources", "conventional", "scope"]
+HEURISTICS: tuple[Heuristic, ...] = ("tests+sources", "conventional", "scope")
+# A loose `scope: summary` subject (`browser: fix a crash`, `docs/api: ...`).
+DEFAULT_SCOPE_PATTERN = r"^[\w.][\w./-]{0,39}: \S"
+
+
 class SourceCfg(_Base, kw_only=True):
     jsonl: str | None = None
     parquet: str | None = None
+    csv: str | None = None
     hf_dataset: str | None = None
     split: str = "test"
     revision: str | None = None
+    # Hugging Face: the dataset's config (the hub's "subset"), and glob patterns of the files
+    # to read instead of the hub's usual layout for `split` (`["go/*.jsonl"]`).
+    subset: str | None = None
+    data_files: list[str] = msgspec.field(default_factory=list)
+    # A repository's own history: a git directory, a clone or a bundle.
+    git: str | None = None
+    range: str = "HEAD"  # revisions as `git rev-list` takes them: "v1.0..main", "main"
+    max_commits: Annotated[int, msgspec.Meta(ge=1)] | None = None  # the newest N walked
+    # Glob pathspecs the walked commits must touch ("!glob" leaves paths out).
+    paths: list[str] = msgspec.field(default_factory=list)
+    repo: str | None = None  # owner/name the mined tasks are of
+    issues: str | None = None  # a jsonl export of issues: {"number", "title", "body"}
+    heuristics: list[Heuristic] = msgspec.field(default_factory=lambda: list(HEURISTICS))
+    scope_pattern: str = DEFAULT_SCOPE_PATTERN  # the loose `scope: summary` heuristic
 
 
 class FieldsCfg(_Base, kw_only=True):
@@ -75,6 +97,19 @@ class FieldsCfg(_Base, kw_only=True):
     prose: Annotated[list[str], msgspec.Meta(min_length=1)] = msgspec.field(
         default_factory=lambda: ["problem_statement"]
     )
+    # Images the solver is shown (a list of links, or a mapping from a text's column to its
+    # links, or either as JSON text): the text checks cannot read them, so each such case is
+    # flagged. Links written in the prose itself are flagged without this.
+    images: str | None = None
+    # Columns kept for SQL as they are (the tasks table's `kept`, a JSON object).
+    keep: list[str] = msgspec.field(default_factory=list)
+
+
+# The columns of a row the history source mines from a commit: what [fields] maps when a
+# config with `source.git` has no [fields] table.
+HISTORY_FIELDS = {"instance_id": "instance_id", "repo": "repo", "base_commit": "base_commit",
+                  "gold_patch": "patch", "test_patch": "test_patch",
+                  "fail_to_pass": "FAIL_TO_PASS", "prose": ["problem_statement"]}
 
 
 class CodebaseCfg(_Base, kw_only=True):
@@ -166,7 +201,10 @@ def mapped_fields(f: FieldsCfg) -> list[tuple[str, str]]:
     out = [(k, str(getattr(f, k))) for k in keys]
     if f.pass_to_pass is not None:
         out.append(("pass_to_pass", f.pass_to_pass))
-    return out + [(f"prose[{i}]", name) for i, name in enumerate(f.prose)]
+    if f.images is not None:
+        out.append(("images", f.images))
+    return (out + [(f"prose[{i}]", name) for i, name in enumerate(f.prose)]
+            + [(f"keep[{i}]", name) for i, name in enumerate(f.keep)])
 
 
 def argv(command: list[str] | str) -> list[str]:
@@ -208,6 +246,9 @@ def load_config(path: str | Path) -> Config:
     for key in ("root", "file"):
         if key in raw:
             raise ConfigError(path, key, "unknown key")
+    if isinstance(raw.get("source"), dict) and "git" in raw["source"]:
+        # A history row has fixed columns: [fields] may be left out.
+        raw.setdefault("fields", dict(HISTORY_FIELDS))
     try:
         cfg = msgspec.convert(raw, Config)
     except msgspec.ValidationError as e:
@@ -220,11 +261,12 @@ def load_config(path: str | Path) -> Config:
         if not _FIELD_PATH.fullmatch(column):
             raise ConfigError(path, f"fields.{key}",
                               f"{column!r} is not a column name or a dotted path (a.b)")
-    sources = [k for k in ("jsonl", "parquet", "hf_dataset") if getattr(cfg.source, k)]
+    sources = [k for k in SOURCE_KINDS if getattr(cfg.source, k)]
     if len(sources) != 1:
         raise ConfigError(
-            path, "source", f"give exactly one of jsonl, parquet, hf_dataset (found {sources})"
+            path, "source", f"give exactly one of {', '.join(SOURCE_KINDS)} (found {sources})"
         )
+    cfg = _check_source(path, cfg, raw.get("source", {}))
     for i, pattern in enumerate(cfg.policy.test_paths):
         if not pattern or "\n" in pattern:
             raise ConfigError(path, f"policy.test_paths[{i}]", "expected a non-empty glob")
@@ -244,6 +286,66 @@ def load_config(path: str | Path) -> Config:
         if (why := check_transport(filled)) is not None:
             raise ConfigError(path, key, why)
     return msgspec.structs.replace(cfg, root=str(path.resolve().parent), file=str(path))
+
+
+SOURCE_KINDS = ("jsonl", "parquet", "csv", "hf_dataset", "git")
+# Keys that only one kind of source reads: given with another, they would be silently ignored.
+_ONLY_WITH = {
+    "hf_dataset": ("split", "revision", "subset", "data_files"),
+    "git": ("range", "max_commits", "paths", "repo", "issues", "heuristics", "scope_pattern"),
+}
+_REPO_NAME = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+
+
+def _check_source(path: Path, cfg: Config, raw: dict[str, object]) -> Config:
+    """The keys of [source] that depend on its kind; a git source's mirror defaults to the
+    history itself."""
+    src = cfg.source
+    for kind, keys in _ONLY_WITH.items():
+        if getattr(src, kind) is None:
+            for key in keys:
+                if key in raw:
+                    raise ConfigError(path, f"source.{key}", f"is read only with source.{kind}")
+    if src.hf_dataset is not None:
+        for i, pattern in enumerate(src.data_files):
+            if not pattern or pattern.startswith("/") or ".." in pattern.split("/"):
+                raise ConfigError(path, f"source.data_files[{i}]",
+                                  "expected a glob relative to the dataset's root")
+    if src.git is None:
+        return cfg
+    for token in src.range.split() or ["(empty)"]:
+        if token.startswith("-") or token == "(empty)":
+            raise ConfigError(path, "source.range", f"{src.range!r} is not a revision range "
+                              "(revisions such as \"v1.0..main\" or \"main\", no options)")
+    for i, spec in enumerate(src.paths):
+        if not spec.lstrip("!") or "\n" in spec or spec.startswith(":"):
+            raise ConfigError(path, f"source.paths[{i}]", "expected a glob (\"!glob\" to leave "
+                              "paths out)")
+    try:
+        re.compile(src.scope_pattern)
+    except re.error as e:
+        raise ConfigError(path, "source.scope_pattern", f"not a regular expression: {e}") \
+            from None
+    if not src.heuristics:
+        raise ConfigError(path, "source.heuristics", f"name at least one of {HEURISTICS}")
+    repo = src.repo or f"local/{_repo_stem(path.resolve().parent / src.git)}"
+    if not _REPO_NAME.fullmatch(repo) or ".." in repo.split("/"):
+        raise ConfigError(path, "source.repo", f"{repo!r} is not of the form owner/name")
+    codebase = cfg.codebase
+    if codebase.mirror is None:
+        # The history is the repository: its commits are the tasks' base commits.
+        literal = src.git.replace("{", "{{").replace("}", "}}")
+        codebase = msgspec.structs.replace(codebase, mirror=literal)
+    return msgspec.structs.replace(cfg, source=msgspec.structs.replace(src, repo=repo),
+                                   codebase=codebase)
+
+
+def _repo_stem(git: Path) -> str:
+    """A name for a repository at a path: its folder (or bundle) name without `.git`."""
+    name = git.resolve().name
+    for suffix in (".bundle", ".git"):
+        name = name.removesuffix(suffix)
+    return re.sub(r"[^A-Za-z0-9_.-]", "-", name).strip(".") or "repo"
 
 
 def config_digest(cfg: Config) -> str:

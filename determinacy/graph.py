@@ -27,7 +27,7 @@ from determinacy.agent_phases import AgentSetup
 from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
 from determinacy.errors import StoreError
-from determinacy.records import CaseError, Check, RunInfo, Task
+from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Task
 from determinacy.source import Loaded, load_tasks, locate
 from determinacy.store import Store, atomic_write, digest, write_if_changed
 from determinacy.tables import TABLES, TreeRow, error_row, task_row, write_tables
@@ -98,7 +98,10 @@ class Audit:
             config_digest=config_digest(self.cfg),
             source=f"jsonl:{Path(src.jsonl).name}" if src.jsonl
             else f"parquet:{Path(src.parquet).name}" if src.parquet
-            else f"hf:{src.hf_dataset}[{src.split}]",
+            else f"csv:{Path(src.csv).name}" if src.csv
+            else f"git:{Path(src.git).name} {src.range} ({src.repo})" if src.git
+            else f"hf:{src.hf_dataset}" + (f"/{src.subset}" if src.subset else "")
+            + f"[{src.split}]",
             source_revision=self.loaded.revision, absence=self.cfg.policy.absence,
             unreadable=self.cfg.policy.unreadable,
             test_paths=list(self.cfg.policy.test_paths), min_length=self.cfg.policy.min_length,
@@ -123,6 +126,7 @@ class _SourceRead(msgspec.Struct, frozen=True):
     revision: str
     source_digest: str
     inputs: dict[str, dict[str, str]]
+    mined: list[MinedCommit] = []
 
 
 @functools.cache
@@ -149,14 +153,15 @@ def _read_source(audit: Audit) -> None:
             raise ValueError("a damaged object")  # read the source again
         read = msgspec.msgpack.decode(data, type=_SourceRead)
         audit.loaded = Loaded(tasks=read.tasks, errors=read.errors, revision=read.revision,
-                              source_digest=read.source_digest)
+                              source_digest=read.source_digest, mined=read.mined)
         audit._inputs = dict(read.inputs)
         return
     audit.loaded = load_tasks(cfg, audit.limit, located)
     read = _SourceRead(tasks=audit.loaded.tasks, errors=audit.loaded.errors,
                        revision=audit.loaded.revision,
                        source_digest=audit.loaded.source_digest,
-                       inputs={t.case_id: audit.inputs(t) for t in audit.loaded.tasks})
+                       inputs={t.case_id: audit.inputs(t) for t in audit.loaded.tasks},
+                       mined=audit.loaded.mined)
     atomic_write(memo, store.put(msgspec.msgpack.encode(read)).encode())
 
 
@@ -168,6 +173,8 @@ def prepare(audit: Audit) -> Audit:
         "errors": [msgspec.to_builtins(e) for e in sorted(audit.loaded.errors,
                                                            key=lambda e: (e.row, e.case_id))],
         "run": msgspec.to_builtins(audit.run_info()),
+        # A history source's walk: the commits table (its ledger) is written from it.
+        "commits": digest(msgspec.json.encode(audit.loaded.mined)),
     }
     # Unchanged bytes keep the old mtime: doit then sees nothing to redo.
     write_if_changed(audit.source_ref, msgspec.json.encode(manifest, order="sorted"))
@@ -344,7 +351,8 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                 store, store.refs(audit.name), {t.case_id for t in tasks})
             rows = [task_row(t) for t in tasks] + [error_row(e) for e in audit.loaded.errors]
             write_tables(store.tables(audit.name), rows, checks, errors + agent_errors,
-                         audit.run_info(), calls, behaviors, witnesses, trees)
+                         audit.run_info(), calls, behaviors, witnesses, trees,
+                         audit.loaded.mined)
 
         return {
             "actions": [action],
@@ -361,7 +369,8 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
         return {
             "actions": [lambda: render(store, cfg, audit.runs) and None],
             "file_dep": [str(audit.table(n)) for n in TABLES],
-            "targets": [str(audit.out / "REPORT.md"), str(audit.out / "CLAIMS.md")],
+            "targets": [str(audit.out / "REPORT.md"), str(audit.out / "CLAIMS.md"),
+                        str(audit.out / "claimable.png")],
         }
 
     creators = {"task_propose": task_propose, "task_search": task_search,

@@ -27,6 +27,26 @@ class Task(Record, kw_only=True):
     test_patch: str
     fail_to_pass: list[str]
     pass_to_pass: list[str] = []
+    # Images the solver is shown (linked from the prose, or the config's `fields.images`):
+    # the text checks cannot read them, so a constant shown only in one would certify wrongly.
+    images: list[str] = []
+    kept: str = ""  # the config's `fields.keep` columns, as one JSON object ("" when none)
+    # Mined from a repository's history: the commit (gold and test are its two parts), the
+    # heuristics that found it, and FAIL_TO_PASS derived by the tool, not given by a benchmark.
+    commit: str = ""
+    found_by: list[str] = []
+    tests_derived: bool = False
+
+
+class MinedCommit(Record, kw_only=True):
+    """A commit the history source walked (first-parent), and what became of it."""
+
+    row: int  # its place in the walk, newest first (a task's `row`); merges: 0
+    commit: str
+    subject: str
+    found_by: list[str] = []  # the heuristics that matched it (none: not a candidate)
+    task: bool = False  # it became a task (row of the source)
+    discarded: str = ""  # why a candidate, or a merge, is not a task
 
 
 class CaseError(Record, kw_only=True):
@@ -279,9 +299,178 @@ class AgentResult(Record):
     witnesses: list[AgentWitness] = []
 
 
+# -- scores (determinacy/score/): results of models, validity revisions, computed scores ------
+
+Outcome = Literal["pass", "fail", "error", "missing"]
+Validity = Literal["unreviewed", "valid", "disputed", "broken"]
+
+
+class ResultRow(Record, kw_only=True):
+    """One model's result on one instance, as a results file states it."""
+
+    instance_id: str
+    model: str
+    outcome: Outcome  # error: the harness could not evaluate it (infrastructure), not a failure
+    where: str  # where the file says it: "line 3", "resolved_ids", "<folder>/report.json"
+    # Per-test counts, when the file has them (jsonl fields, a per-instance report.json).
+    f2p_passed: int | None = None
+    f2p_total: int | None = None
+    p2p_failed: int | None = None
+
+
+class ResultFile(Record, kw_only=True):
+    """A results file (or folder) read for scoring. Stored once under
+    scores/<benchmark>/results/<blake3 of this record>.json and never rewritten."""
+
+    path: str  # as given on the command line
+    format: str  # swebench-report | swebench-experiments | instance-reports | jsonl
+    source_digest: str  # blake3 of the file's bytes (a folder: of its files' paths and bytes)
+    tool_version: str  # the determinacy that read it
+    rows: list[ResultRow]
+    # What an instance of the audit the file does not name is: missing, or (a format that
+    # lists only the exceptions, as SWE-bench's experiments results.json) a fail.
+    unnamed: Literal["missing", "fail"] = "missing"
+
+
+class ValidityRevision(Record, kw_only=True):
+    """One task reclassified (method §9): scores/<benchmark>/validity/<revision>.json, created
+    once and never rewritten. Revision 0 is not stored: it is derived from the verdicts
+    (a claimable case is disputed, every other case unreviewed); revision N applies 1..N."""
+
+    revision: int
+    instance_id: str
+    validity: Literal["valid", "disputed", "broken"]
+    reason: str
+    author: str
+    time: str  # UTC, ISO 8601
+    verdict: str  # the audit's verdict of the instance when the revision was made
+
+
+class ModelScore(Record, kw_only=True):
+    """One model's scores over the audit's tasks (SCORES.md, the `scores` view)."""
+
+    model: str
+    rank: int  # by the all-attempted score (1 = best; ties share a rank)
+    determinate_rank: int  # by the determinate-subset score
+    attempted: int  # tasks scored: pass + fail (+ errors / missing the policy counts as fail)
+    passed: int
+    errors: int  # infrastructure errors, counted apart unless the policy says fail
+    missing: int  # tasks of the audit the results do not name, apart unless the policy says
+    broken: int  # tasks marked broken (validity): left out of every score
+    not_in_audit: int  # results for instances the audit does not have: ignored
+    score: float | None
+    wilson_low: float | None
+    wilson_high: float | None
+    determinate_attempted: int  # attempted minus the disputed tasks
+    determinate_passed: int
+    determinate_score: float | None
+    determinate_low: float | None
+    determinate_high: float | None
+    disputed_attempted: int
+    disputed_passed: int
+    sensitivity_low: float | None  # every disputed task counted against the model
+    sensitivity_high: float | None  # ... and for it
+    hypotheses_attempted: int  # unreviewed tasks whose verdict is a hypothesis
+    hypotheses_passed: int
+    band_low: float | None  # disputed and hypothesis tasks counted against the model
+    band_high: float | None  # ... and for it (a wider band: hypotheses are readings)
+    partial_tasks: int  # attempted tasks with per-test counts
+    partial_credit: float | None  # mean clamp01((F2P passed - P2P regressed) / F2P total)
+    partial_determinate: float | None  # the same over the determinate subset
+    partial_disputed: float | None  # ... and over the disputed tasks
+
+
+class PairScore(Record, kw_only=True):
+    """Two models compared on their common eligible set (both attempted, not broken)."""
+
+    model_a: str  # the higher score on the common set
+    model_b: str
+    common: int
+    a_passed: int
+    b_passed: int
+    a_only: int  # discordant: A passed, B failed
+    b_only: int  # discordant: B passed, A failed
+    mcnemar_p: float  # exact, two-sided (binomial on the discordant pairs)
+    margin: float | None  # A's score minus B's on the common set
+    disputed: int  # disputed tasks of the common set
+    a_low: float | None  # A's sensitivity interval on the common set
+    a_high: float | None
+    b_low: float | None
+    b_high: float | None
+    resolved: bool
+    why: str  # one sentence: what leaves it unresolved, or that nothing does
+
+
+class RankStability(Record, kw_only=True):
+    """Kendall tau-b between the all-attempted and the determinate-subset rankings, next to
+    the taus of removing as many random tasks instead."""
+
+    models: int
+    removed: int  # disputed tasks among the scored ones: how many each draw removes
+    tau: float | None
+    draws: int
+    seed: int
+    defined: int  # draws whose tau is defined (no ranking all tied)
+    random_mean: float | None
+    random_low: float | None  # 2.5th percentile
+    random_high: float | None  # 97.5th percentile
+    at_or_below: float | None  # share of draws with a tau at most the observed one
+
+
+class ClassRate(Record, kw_only=True):
+    """How often the models solved the tasks of one verdict class (or validity state)."""
+
+    group: str  # the verdict, or the validity state
+    status: str  # claimable, hypothesis, determinate, ... (tiers.status) or "validity"
+    tasks: int
+    attempts: int  # (model, task) pairs scored
+    passes: int
+    rate: float | None
+    solved_by_none: int  # tasks every model that attempted failed
+    solved_by_all: int  # tasks every model that attempted solved
+
+
+class ResultSource(Record, kw_only=True):
+    path: str
+    format: str
+    source_digest: str
+    record: str  # blake3 of the stored ResultFile
+    models: list[str]
+    rows: int
+
+
+class ScoreSet(Record, kw_only=True):
+    """Every number of one `determinacy score`: SCORES.md and scores.json. Stored under
+    scores/<benchmark>/scores/<blake3 of this record>.json, never rewritten; the `scores`
+    view has one row per model of every stored set."""
+
+    benchmark: str
+    tool_version: str  # the determinacy that scored
+    audit_tool_version: str  # the determinacy that audited (RunInfo.tool_version)
+    source_digest: str  # the dataset's content hash (RunInfo.source_digest)
+    passes: list[int]  # the agent passes the verdicts are taken over
+    verdicts_digest: str  # blake3 of the sorted (instance_id, verdict) pairs used
+    validity_revision: int  # revisions 1..N applied over revision 0 (verdict-derived)
+    errors_policy: Literal["exclude", "fail"]
+    missing_policy: Literal["exclude", "fail"]
+    tasks: int  # tasks of the audit (by instance_id)
+    disputed: int  # at this revision
+    hypotheses: int
+    broken: int
+    results: list[ResultSource]
+    revisions: list[ValidityRevision]  # the revisions applied (1..validity_revision)
+    models: list[ModelScore]
+    pairs: list[PairScore]
+    rank_stability: RankStability
+    by_verdict: list[ClassRate]
+    by_validity: list[ClassRate]
+
+
 STORED_RECORDS: tuple[type[Record], ...] = (
     Task, CaseError, Sibling, Candidate, Proposal, Unread, TreeState, CodebaseSearch, SearchBatch,
-    Check,
+    Check, MinedCommit,
     CaseResult, RunInfo,
     AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
+    ResultRow, ResultFile, ValidityRevision, ModelScore, PairScore, RankStability, ClassRate,
+    ResultSource, ScoreSet,
 )

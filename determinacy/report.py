@@ -49,6 +49,10 @@ def connect(store: Store, benchmark: str) -> Any:
     for t in TABLES:
         path = str(folder / f"{t}.parquet").replace("'", "''")
         con.execute(f"CREATE TABLE t_{t} AS SELECT * FROM read_parquet('{path}')")
+    # The stored scores (`determinacy score`): an empty table when nothing was scored.
+    from determinacy.score.stored import register
+
+    register(con, store, benchmark)
     con.execute(query_text("views"))
     return con
 
@@ -135,26 +139,37 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     atomically), and remove those no longer rendered, so a rerun after one task changed
     rewrites that task's files and the summaries, not every receipt."""
     con = connect(store, cfg.name)
-    files = render_files(con)
-    verdict_counts(store, cfg.name, con)
     out = runs / cfg.name
+    files = render_files(con, out)
+    verdict_counts(store, cfg.name, con)
     for rel, text in files.items():
-        write_if_changed(out / rel, text.encode("utf-8"))
+        write_if_changed(out / rel, text if isinstance(text, bytes) else text.encode("utf-8"))
     if out.is_dir():
         for p in sorted(out.rglob("*"), reverse=True):  # files before their folders
             rel = p.relative_to(out).as_posix()
-            if p.is_file() and rel not in files and not p.name.startswith(".tmp-"):
+            if (p.is_file() and rel not in files and rel not in OTHER_OUTPUTS
+                    and not p.name.startswith(".tmp-")):
                 p.unlink()
             elif p.is_dir() and not any(p.iterdir()):
                 p.rmdir()
     return out
 
 
-def render_files(con: Any) -> dict[str, str]:
-    """Every file of runs/<benchmark>/, by relative path."""
+# Files of runs/<benchmark>/ that other commands write (`determinacy score`): kept by render.
+OTHER_OUTPUTS = frozenset({"SCORES.md", "scores.json", "scores.png"})
+
+
+def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:
+    """Every file of runs/<benchmark>/, by relative path: text, or bytes (PNG). `out`, the
+    folder they go to, lets an unchanged plot be kept without drawing it again."""
+    from determinacy.plot import claimable_png
+
     run = _run(con)
-    files = {"REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run),
-             "report.json": _report_json(con, run)}
+    files: dict[str, str | bytes] = {
+        "REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run),
+        "report.json": _report_json(con, run),
+        "claimable.png": claimable_png(_plot_rows(con),
+                                       out / "claimable.png" if out is not None else None)}
     files.update(_cases(con, run))
     files.update(_attribution(con))
     cols, data = rows(con, query_text("hints"))
@@ -218,9 +233,20 @@ def _report(con: Any, run: dict[str, Any]) -> str:
            "readable part of a tree some of whose blobs or submodules could not be read "
            "(policy unreadable = \"exclude\"). They are not in the floor; CLAIMS.md and each "
            "receipt name the paths that were not read.", ""] if s["partial"] else []),
+        # Tables written before this column existed have no such count.
+        *([f"Images: **{s['images']}** audited cases show the solver images (linked from the "
+           f"prose, or the config's `fields.images`), {s['images_spine']} of them in the floor. "
+           "The checks read text only: a constant shown only in an image would be certified "
+           "wrongly, so read those receipts' images before citing them "
+           "(`select case_id, images from tasks where len(images) > 0`).", ""]
+          if s.get("images") else []),
+        *_history_section(con),
         "## By repository",
         "",
         _group_table(con, "repository"),
+        "![Per repository: the claimable rate (a floor) and the screen's GAP rate (an upper "
+        "bound), with their Wilson 95% intervals](claimable.png)",
+        "",
         "## By language",
         "",
         "A case's language is the one most of its shared constants are written in.",
@@ -266,8 +292,42 @@ def _report(con: Any, run: dict[str, Any]) -> str:
 
 # The queries behind REPORT.md's numbers, each a key of report.json.
 REPORT_QUERIES = ("report_spine", "report_groups", "report_tiers", "report_funnel",
-                  "report_hints", "report_errors")
+                  "report_hints", "report_errors", "report_history", "report_plot")
+
+
+def _history_section(con: Any) -> list[str]:
+    """A history source's soundness counts (none for other sources)."""
+    cols, data = rows(con, query_text("report_history"))
+    if not data:
+        return []
+    got = [dict(zip(cols, r)) for r in data]
+    walked = next((r for r in got if r["ord"] == 0), None)
+    cand = next((r for r in got if r["ord"] == 1), None)
+    merges = next((r["commits"] for r in got if r["ord"] == 2), 0)
+    heuristics = [(r["item"], r["commits"], r["tasks"], r["audited"], r["claimable"])
+                  for r in got if r["kind"] == "heuristic"]
+    discarded = [(r["item"], r["commits"]) for r in got if r["kind"] == "discarded"]
+    n = walked["commits"] if walked else 0
+    return [
+        "## Mined from history",
+        "",
+        f"{n} first-parent commits walked ({merges} merges on that line left out: a merge is "
+        f"never a task); {cand['commits'] if cand else 0} candidates, found by at least one "
+        f"heuristic; {walked['tasks'] if walked else 0} tasks, "
+        f"{walked['audited'] if walked else 0} of them audited. A candidate is a task only "
+        "when its diff touches test files and source files and its test part adds or changes "
+        "a test function: FAIL_TO_PASS is derived from those, not given by a benchmark, and "
+        "the prose is the commit message (and the issues it names) alone.",
+        "",
+        md_table(["heuristic", "candidates", "tasks", "audited", "claimable"], heuristics),
+        md_table(["discarded because", "candidates"], discarded),
+    ]
 AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_passes")
+
+
+def _plot_rows(con: Any) -> list[dict[str, Any]]:
+    cols, data = rows(con, query_text("report_plot"))
+    return [dict(zip(cols, r)) for r in data]
 
 
 def _group_table(con: Any, dimension: str) -> str:
@@ -416,8 +476,7 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
     vcols, verdicts = rows(con, "SELECT * FROM verdicts ORDER BY case_id")
     if only is not None:
         verdicts = [r for r in verdicts if r[vcols.index("case_id")] == only]
-    tcols, tasks = rows(con, "SELECT case_id, prose, gold_patch, test_patch, fail_to_pass, "
-                             "loaded FROM tasks")
+    tcols, tasks = rows(con, "SELECT * FROM tasks")
     task = {r[0]: dict(zip(tcols, r)) for r in tasks}
     ccols, cands = rows(con, query_text("receipt_candidates"))
     by_case: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -488,6 +547,19 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
             "- materials: [spec.md](spec.md) (the prose the solver sees), "
             "[gold.diff](gold.diff), [hidden_test.diff](hidden_test.diff)",
         ]
+        # Tables written before these columns existed have none of them.
+        if t.get("commit"):
+            out.append(f"- mined from commit `{t['commit']}` (found by: "
+                       f"{', '.join(t.get('found_by') or []) or '-'}): the gold and the test "
+                       "are its source and test parts, the prose its message; FAIL_TO_PASS is "
+                       "derived (the test functions the commit adds or changes), not given by "
+                       "a benchmark")
+        if t.get("images"):
+            shown = ", ".join(f"<{u}>" for u in t["images"][:3])
+            more = len(t["images"]) - 3
+            out.append(f"- **images**: the solver is shown {len(t['images'])} image(s) the "
+                       "text checks cannot read; a constant shown only in one would be "
+                       f"certified wrongly: {shown}" + (f" and {more} more" if more > 0 else ""))
     out += [f"- absence policy: {run['absence']}; unreadable blobs and submodules: "
             f"{run['unreadable']}"]
     if screened:

@@ -1,4 +1,5 @@
-"""Sources of benchmark rows (jsonl, parquet, Hugging Face) and their normalization to Tasks.
+"""Sources of benchmark rows (jsonl, parquet, csv, Hugging Face, a repository's history) and
+their normalization to Tasks.
 
 A row that cannot become a Task is returned as a CaseError naming its row and field; the others
 go on. Only what is wrong with the whole source raises ConfigError: a file that cannot be read,
@@ -8,6 +9,7 @@ or a mapped field that no row has (a misspelled column would otherwise drop text
 from __future__ import annotations
 
 import ast
+import csv
 import json
 import re
 from collections.abc import Iterator
@@ -19,7 +21,7 @@ import blake3
 
 from determinacy.config import Config, mapped_fields
 from determinacy.errors import ConfigError, RowError
-from determinacy.records import CaseError, Task
+from determinacy.records import CaseError, MinedCommit, Task
 
 # Used with fullmatch: `$` would also match before a final newline, which would become part of
 # a file name.
@@ -41,28 +43,36 @@ class Loaded:
     errors: list[CaseError] = field(default_factory=list)
     revision: str = ""  # the source revision actually read (pinned Hugging Face commit)
     source_digest: str = ""  # blake3 of the source files' bytes, in order
+    mined: list[MinedCommit] = field(default_factory=list)  # history: every commit walked
 
 
 Row = dict[str, Any] | RowError
 
 
 def source_files(cfg: Config) -> tuple[list[Path], str]:
-    """The files the rows come from, in reading order, and the revision read (Hugging Face)."""
+    """The files the rows come from, in reading order, and the revision read (the Hugging Face
+    commit; for a history, the commits walked from)."""
     src = cfg.source
     if src.jsonl:
         return [cfg.resolve(src.jsonl)], ""
     if src.parquet:
-        return sorted(_glob(cfg, src.parquet)), ""
+        return sorted(_glob(cfg, src.parquet, "source.parquet")), ""
+    if src.csv:
+        return sorted(_glob(cfg, src.csv, "source.csv")), ""
+    if src.git:
+        from determinacy import history
+
+        return history.locate(cfg)
     from determinacy.hf import download_split  # optional dependency, imported on use
 
-    files, revision = download_split(src.hf_dataset or "", src.split, src.revision)
+    files, revision = download_split(src, cfg.file or "config")
     return list(files), revision
 
 
 def _source_key(cfg: Config) -> str:
     src = cfg.source
-    return "source.jsonl" if src.jsonl else "source.parquet" if src.parquet \
-        else "source.hf_dataset"
+    return next(f"source.{k}" for k in ("jsonl", "parquet", "csv", "git", "hf_dataset")
+                if getattr(src, k) or k == "hf_dataset")
 
 
 def files_digest(cfg: Config, files: list[Path]) -> str:
@@ -81,26 +91,91 @@ def files_digest(cfg: Config, files: list[Path]) -> str:
 
 
 def iter_rows(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
-    return _jsonl(files[0]) if cfg.source.jsonl else _parquet(cfg, files)
+    """Each row of the files with its number (1-based, counted over all of them), each file
+    read by its kind (a Hugging Face split may be parquet, jsonl, json or csv)."""
+    if cfg.source.git:
+        from determinacy import history
+
+        yield from history.rows(cfg)
+        return
+    key, offset = _source_key(cfg), 0
+    for path in files:
+        last = 0
+        for n, row in _rows_of(cfg, path, key):
+            last = n
+            yield offset + n, row
+        offset += last
 
 
-def _glob(cfg: Config, pattern: str) -> list[Path]:
+def _rows_of(cfg: Config, path: Path, key: str) -> Iterator[tuple[int, Row]]:
+    name = path.name.lower()
+    if cfg.source.parquet or name.endswith(".parquet"):
+        return _parquet(cfg, [path])
+    if cfg.source.csv or name.endswith(".csv"):
+        return _csv(path, key)
+    if name.endswith(".json") and not cfg.source.jsonl and _is_array(path, key):
+        return _json_array(path, key)
+    return _jsonl(path, key)
+
+
+def _glob(cfg: Config, pattern: str, key: str) -> list[Path]:
     p = cfg.resolve(pattern)
     if any(ch in pattern for ch in "*?["):
         files = sorted(p.parent.glob(p.name))
     else:
         files = [p] if p.exists() else []
     if not files:
-        raise ConfigError(cfg.file or cfg.root, "source.parquet", f"no file matches {str(p)!r}")
+        raise ConfigError(cfg.file or cfg.root, key, f"no file matches {str(p)!r}")
     return files
 
 
-def _jsonl(path: Path) -> Iterator[tuple[int, Row]]:
+def _open(path: Path, key: str) -> Any:
     try:
-        f = path.open("rb")
+        return path.open("rb")
     except OSError as e:
-        raise ConfigError(path, "source.jsonl", f"cannot read the tasks file: {e}") from None
+        raise ConfigError(path, key, f"cannot read the tasks file: {e}") from None
+
+
+def _is_array(path: Path, key: str) -> bool:
+    """A `.json` file that is one JSON array (the rest are JSON lines)."""
+    with _open(path, key) as f:
+        while chunk := f.read(4096):
+            if stripped := chunk.lstrip():
+                return stripped.startswith(b"[")
+    return False
+
+
+def _json_array(path: Path, key: str) -> Iterator[tuple[int, Row]]:
+    with _open(path, key) as f:
+        try:
+            items = json.load(f)
+        except (ValueError, RecursionError) as e:
+            raise ConfigError(path, key, f"not valid JSON: {_clip(str(e))}") from None
+    for n, obj in enumerate(items, 1):
+        yield n, obj if isinstance(obj, dict) else RowError(
+            f"row {n}: expected a JSON object, got {type(obj).__name__}")
+
+
+def _csv(path: Path, key: str) -> Iterator[tuple[int, Row]]:
+    """A CSV file with a header line; a cell is text (a patch may span lines, quoted)."""
+    csv.field_size_limit(1 << 30)  # patches are long cells
+    try:
+        f = path.open(encoding="utf-8", newline="")
+    except OSError as e:
+        raise ConfigError(path, key, f"cannot read the tasks file: {e}") from None
     with f:
+        try:
+            for n, row in enumerate(csv.DictReader(f), 1):
+                if None in row:  # more cells than the header names
+                    yield n, RowError(f"row {n}: more cells than the header has columns")
+                    continue
+                yield n, dict(row)
+        except (csv.Error, UnicodeDecodeError) as e:
+            raise ConfigError(path, key, f"cannot read the csv file: {e}") from None
+
+
+def _jsonl(path: Path, key: str = "source.jsonl") -> Iterator[tuple[int, Row]]:
+    with _open(path, key) as f:
         for n, line in enumerate(f, 1):
             if not line.strip():
                 continue
@@ -288,6 +363,56 @@ def _safe_id(value: str) -> bool:
     return _SAFE_ID.fullmatch(value) is not None and ".." not in value
 
 
+# Images a text links: markdown `![alt](url)`, HTML `<img src=...>`, a bare link to an image
+# file, and GitHub's attachment links (rendered as the image itself).
+_IMAGE_LINKS = (
+    re.compile(r"!\[[^\]\n]*\]\(\s*<?([^)\s>]+)"),
+    re.compile(r"<img\b[^>]*?\bsrc\s*=\s*[\"']?([^\"'\s>]+)", re.IGNORECASE),
+    re.compile(r"(https?://[^\s<>\"')\]]+?\.(?:png|jpe?g|gif|webp|svg|bmp))(?![\w.])",
+               re.IGNORECASE),
+    re.compile(r"(https://github\.com/user-attachments/assets/[0-9A-Za-z-]+)"),
+)
+
+
+def linked_images(text: str) -> list[str]:
+    """The images a text links, in order, each once."""
+    found = sorted((m.start(), m.group(1)) for rx in _IMAGE_LINKS for m in rx.finditer(text))
+    return list(dict.fromkeys(link for _, link in found))
+
+
+def _image_list(value: Any, what: str, n: int, prose_columns: set[str]) -> list[str]:
+    """The image links of an `images` field: a list of links, or a mapping from a text's
+    column to its links (SWE-bench Multimodal's `image_assets`: the prose columns' lists
+    count, or every list when no key is a prose column), either maybe as JSON text."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        text = _check_text(value, what, n).strip()
+        if not text:
+            return []
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return [text]  # one link
+    if isinstance(value, dict):
+        keys = [k for k in value if k in prose_columns] or list(value)
+        value = [link for k in keys for link in (value[k] or [])] \
+            if all(isinstance(value[k], list | type(None)) for k in keys) else None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RowError(f"row {n}: field `{what}` must be a list of image links, or a mapping "
+                       "from a text's column to its list of links")
+    return [_check_text(v, what, n) for v in value if v.strip()]
+
+
+def _kept(row: dict[str, Any], columns: list[str], n: int) -> str:
+    """The kept columns as one JSON object (their values as the source has them)."""
+    if not columns:
+        return ""
+    values = {c: _get(row, c, f"keep[{i}]", n) for i, c in enumerate(columns)}
+    text = json.dumps(values, sort_keys=True, ensure_ascii=False, default=str)
+    return _check_text(text, "keep", n)
+
+
 def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
     """The task of one row. Raises RowError (naming the row and the field) and nothing else."""
     f = cfg.fields
@@ -312,13 +437,20 @@ def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
             parts.append(f"## {name}\n\n{value.strip()}\n")
     if not parts:
         raise RowError(f"row {n}: every prose field ({', '.join(f.prose)}) is empty")
+    prose = "\n".join(parts)
+    images = linked_images(prose)
+    if f.images is not None:
+        columns = {c for name in f.prose for c in columns_of(name)}
+        images = list(dict.fromkeys(images + _image_list(_get(row, f.images, "images", n),
+                                                         f.images, n, columns)))
+    mined = cfg.source.git is not None  # a history row: its commit and how it was found
     return Task(
         case_id=instance_id,
         instance_id=instance_id,
         row=n,
         repo=repo,
         base_commit=base.lower(),
-        prose="\n".join(parts),
+        prose=prose,
         gold_patch=_patch(cfg, row, "gold_patch", n),
         test_patch=_patch(cfg, row, "test_patch", n),
         fail_to_pass=parse_test_ids(
@@ -329,6 +461,11 @@ def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
         )
         if f.pass_to_pass is not None
         else [],
+        images=images,
+        kept=_kept(row, f.keep, n),
+        commit=str(row.get("commit", "")) if mined else "",
+        found_by=[str(h) for h in row.get("found_by", [])] if mined else [],
+        tests_derived=mined,
     )
 
 
@@ -455,9 +592,13 @@ def _error_case_id(bad: _Bad, taken: set[str]) -> str:
 
 
 def locate(cfg: Config) -> tuple[list[Path], str, str]:
-    """The source's files, the revision read and the blake3 of their bytes."""
+    """The source's files, the revision read and the blake3 of their bytes (for a history:
+    of the commits walked from, which name their content, and of the issues export)."""
     files, revision = source_files(cfg)
-    return files, revision, files_digest(cfg, files)
+    got = files_digest(cfg, files)
+    if cfg.source.git:
+        got = blake3.blake3(f"{revision}\0{got}".encode()).hexdigest()
+    return files, revision, got
 
 
 def load_tasks(cfg: Config, limit: int | None = None,
@@ -469,7 +610,14 @@ def load_tasks(cfg: Config, limit: int | None = None,
     out = Loaded(revision=revision, source_digest=source_digest)
     columns = _Columns(cfg)
     read: list[Task | _Bad] = []
-    for n, row in iter_rows(cfg, files):
+    if cfg.source.git:
+        from determinacy import history
+
+        # The walk stops once `limit` commits became rows; it records every commit it saw.
+        rows, out.mined = history.mine(cfg, limit)
+    else:
+        rows = iter_rows(cfg, files)
+    for n, row in rows:
         if limit is not None and len(read) >= limit:
             break
         columns.add(row)
@@ -513,7 +661,8 @@ def validate(cfg: Config, show: int = 3) -> Validation:
     `show` rows, mapped fields rows lack, unmapped prose-like columns, rows that are not
     tasks (a FAIL_TO_PASS that does not parse, a missing field, ...)."""
     files, _ = source_files(cfg)
-    out = Validation(files=files)
+    # A history's rows come from the repository (the issues export is the only file read).
+    out = Validation(files=[cfg.resolve(cfg.source.git), *files] if cfg.source.git else files)
     mapped = mapped_fields(cfg.fields)
     columns: dict[str, None] = {}
     for n, row in iter_rows(cfg, files):

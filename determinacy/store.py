@@ -7,6 +7,7 @@ Layout (see store/README.md):
     locks/<key>                  one flock per action key (and per repository)
     refs/<benchmark>/...         small JSON files doit tracks (targets / file_deps)
     tables/<benchmark>/*.parquet consolidated tables, one file per table
+    scores/<benchmark>/...       results, validity revisions and scores (determinacy/score/)
     repos/<owner>/<name>.git     bare mirrors shared by every benchmark
     doit/<benchmark>.sqlite      doit's dependency database (a cache only)
 

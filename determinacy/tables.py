@@ -20,6 +20,7 @@ from determinacy.records import (
     Behavior,
     CaseError,
     Check,
+    MinedCommit,
     RunInfo,
     Task,
     Unread,
@@ -27,7 +28,7 @@ from determinacy.records import (
 from determinacy.store import write_if_changed
 
 TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses", "agent_calls",
-          "trees")
+          "trees", "commits")
 
 
 class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,6 +45,11 @@ class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
     test_patch: str = ""
     fail_to_pass: list[str] = []
     pass_to_pass: list[str] = []
+    images: list[str] = []
+    kept: str = ""
+    commit: str = ""
+    found_by: list[str] = []
+    tests_derived: bool = False
 
 
 class TreeRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,7 +103,7 @@ def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
 def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
                  errors: list[CaseError], run: RunInfo, calls: list[AgentCall],
                  behaviors: list[Behavior], witnesses: list[AgentWitness],
-                 trees: list[TreeRow]) -> None:
+                 trees: list[TreeRow], commits: list[MinedCommit] | None = None) -> None:
     tasks = sorted(tasks, key=lambda t: (t.row, t.case_id))
     checks = sorted(checks, key=lambda c: (c.case_id, c.constant))
     errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase, e.message))
@@ -105,11 +111,13 @@ def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
     behaviors = sorted(behaviors, key=lambda b: (b.case_id, b.pass_no, b.index))
     witnesses = sorted(witnesses, key=lambda w: (w.case_id, w.pass_no, w.index, w.refuter))
     trees = sorted(trees, key=lambda t: t.case_id)
+    # A history source's walk, in walk order (merges, row 0, last); empty for other sources.
+    mined = sorted(commits or [], key=lambda c: (c.row == 0, c.row, c.commit))
     for name, struct, rows in (
         ("tasks", TaskRow, tasks), ("candidates", Check, checks), ("errors", CaseError, errors),
         ("run", RunInfo, [run]), ("agent_calls", AgentCall, calls),
         ("behaviors", Behavior, behaviors), ("agent_witnesses", AgentWitness, witnesses),
-        ("trees", TreeRow, trees),
+        ("trees", TreeRow, trees), ("commits", MinedCommit, mined),
     ):
         write_if_changed(folder / f"{name}.parquet", to_parquet_bytes(struct, rows))
 

@@ -5,8 +5,13 @@ SELECT count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBA
        count(*) FILTER (WHERE v.verdict = 'ERROR') AS errors,
        count(*) FILTER (WHERE v.verdict = 'AIRTIGHT-PARTIAL') AS partial,
        count(*) FILTER (WHERE v.verdict = 'ERROR' AND v.error LIKE '%incomplete tree%') AS incomplete,
+       -- Cases whose prose links images: the text checks cannot read them.
+       count(*) FILTER (WHERE v.verdict <> 'ERROR' AND len(t.images) > 0) AS images,
+       count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
+                        AND len(t.images) > 0) AS images_spine,
        count(*) AS total,
        pct(spine::DOUBLE / nullif(audited, 0)) AS rate,
        pct(wilson_low(spine, audited)) AS low,
        pct(wilson_high(spine, audited)) AS high
-FROM verdicts v;
+FROM verdicts v
+LEFT JOIN tasks t ON t.case_id = v.case_id;

@@ -28,6 +28,13 @@ CREATE OR REPLACE VIEW agent_witnesses AS SELECT * FROM t_agent_witnesses;
 -- (blobs the mirror lacks, submodules). Only policy unreadable = "exclude" lets a case with
 -- unread paths get this far; its absence claims are AIRTIGHT-PARTIAL, counted apart.
 CREATE OR REPLACE VIEW trees AS SELECT * FROM t_trees;
+-- `determinacy score`: one row per model of every stored score set (store/scores/), with the
+-- validity revision, policy, dataset hash and results it used. Empty until something is scored.
+CREATE OR REPLACE VIEW scores AS SELECT * FROM t_scores;
+-- A history source's walk ([source] git): every first-parent commit, the heuristics that
+-- found it, whether it became a task (its `row` is the task's) or why it was discarded.
+-- Empty for other sources.
+CREATE OR REPLACE VIEW commits AS SELECT * FROM t_commits;
 
 -- The agent passes the tables include, with the commands that answered.
 CREATE OR REPLACE VIEW passes AS

@@ -155,14 +155,15 @@ def test_prose_change_reexecutes_only_that_task(tmp_path: Path, bench: Bench) ->
     assert audit.verdicts(cfg)["task-02"] == "NO_CLAIM"
 
     after = audit.files("bench")
+    # claimable.png too: the claimable count it plots changed.
     assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == [
         "CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md", "cases/task-02/spec.md",
-        "report.json"]
+        "claimable.png", "report.json"]
     # Only those were written again: every other file is the very same file.
     rewritten = sorted(k for k in before if ((base / k).stat().st_ino,
                                              (base / k).stat().st_mtime_ns) != identity[k])
     assert rewritten == ["CLAIMS.md", "REPORT.md", "cases/task-02/RECEIPT.md",
-                         "cases/task-02/spec.md", "report.json"]
+                         "cases/task-02/spec.md", "claimable.png", "report.json"]
 
 
 # -- interrupted runs --------------------------------------------------------------------------

@@ -1,0 +1,48 @@
+"""Scores with an uncertainty budget (method §9): what a leaderboard number means once the
+audit knows which tasks grade an unstated choice.
+
+    results.py   the four results formats, read into ResultFile records
+    validity.py  validity revisions, appended and never edited (revision 0: the verdicts)
+    compute.py   results + verdicts + a revision -> a ScoreSet (SQL counts, then stats.py)
+    stats.py     Wilson, exact McNemar, Kendall tau-b, sensitivity intervals, partial credit,
+                 random-removal taus: pure functions
+    render.py    SCORES.md, scores.json and scores.png from a ScoreSet
+    stored.py    where the records live in the store (scores/<benchmark>/), the `scores` view
+
+`score` below is the one call the CLI makes: file I/O at its two ends, pure logic between.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from determinacy.config import Config
+from determinacy.records import ResultFile, ScoreSet
+from determinacy.score.compute import Policy
+from determinacy.store import Store, digest, write_if_changed
+
+
+def score(store: Store, cfg: Config, paths: Sequence[str | Path], runs: Path,
+          revision: int | None = None, errors: Policy = "exclude", missing: Policy = "exclude",
+          seed: int = 0) -> tuple[ScoreSet, Path, list[ResultFile]]:
+    """Score the results in `paths` against the stored audit of `cfg` at validity `revision`
+    (default: the newest); store the results and the scores; write RUNS/<name>/SCORES.md,
+    scores.json and scores.png. Returns the scores, SCORES.md's path and the files read."""
+    from determinacy.report import connect
+    from determinacy.score import compute, render, results, stored, validity
+
+    con = connect(store, cfg.name)
+    files = [results.read(p) for p in paths]
+    applied = validity.upto(validity.revisions(store, cfg.name), revision)
+    inputs = compute.Inputs(files=[(f, digest(stored.encode(f))) for f in files],
+                            applied=applied, errors=errors, missing=missing,
+                            seed=seed)
+    scores = compute.compute(con, cfg.name, inputs)
+    for f in files:
+        stored.put(store, cfg.name, "results", f)
+    stored.put(store, cfg.name, "scores", scores)
+    out = runs / cfg.name
+    for name, data in render.files(scores).items():
+        write_if_changed(out / name, data)
+    return scores, out / "SCORES.md", files

@@ -1,0 +1,250 @@
+"""Per-instance results of models, in the formats people have, read into ResultFile records.
+
+Four formats, told apart by their content (never by the file name):
+
+- ``swebench-report``: the SWE-bench harness's run report, a JSON object with
+  ``resolved_ids`` (pass), ``unresolved_ids`` and ``empty_patch_ids`` (fail: the model's patch,
+  or its empty patch, was evaluated and did not resolve the task) and ``error_ids`` (error:
+  the harness could not evaluate it). An instance in none of them is missing.
+- ``swebench-experiments``: the ``results.json`` of a submission of SWE-bench's experiments
+  repository (``evaluation/<split>/<submission>/results/results.json``), a JSON object of
+  lists: ``resolved`` (pass), ``no_logs``, ``install_fail``, ``reset_failed`` (error: the
+  evaluation did not run), ``no_generation`` (fail: the model produced no patch). The format
+  names only these, so every other instance of the benchmark was evaluated and not resolved:
+  it is a fail, and SCORES.md says so.
+- ``instance-reports``: a folder holding one ``<instance>/report.json`` per instance (the
+  harness's ``logs/run_evaluation/<run>/<model>/``): ``resolved`` true is a pass, false a fail;
+  an instance folder with a ``run_instance.log`` but no ``report.json`` is an error (the
+  evaluation did not finish). ``tests_status`` gives the per-test counts.
+- ``jsonl``: one JSON object a line, ``{instance_id, model, result[, f2p_passed, f2p_total,
+  p2p_failed]}``, result ``pass`` / ``fail`` / ``error`` / ``missing`` (``resolved`` and
+  ``unresolved`` are read as pass and fail).
+
+The model's name is the jsonl ``model`` field; otherwise the file's name without its
+extension, or, when that is a generic name (``results``, ``report``, ...), the nearest folder
+whose name is not (``<submission>/results/results.json`` is ``<submission>``). In an
+instance-reports folder it is the folder that holds the instance folders.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from determinacy import __version__
+from determinacy.errors import DeterminacyError
+from determinacy.records import Outcome, ResultFile, ResultRow
+from determinacy.store import digest
+
+FORMATS = {
+    "swebench-report": "SWE-bench harness report: resolved_ids → pass; unresolved_ids and "
+                       "empty_patch_ids → fail; error_ids → error; an instance in none → missing",
+    "swebench-experiments": "SWE-bench experiments results.json: resolved → pass; no_logs, "
+                            "install_fail, reset_failed → error; no_generation → fail; every "
+                            "other instance of the benchmark → fail (the format lists only "
+                            "these)",
+    "instance-reports": "folder of per-instance report.json: resolved → pass, else fail; an "
+                        "instance folder with no report.json → error; per-test counts from "
+                        "tests_status",
+    "jsonl": "one JSON object a line, {instance_id, model, result[, f2p_passed, f2p_total, "
+             "p2p_failed]}: result pass / fail / error / missing",
+}
+
+GENERIC_NAMES = {"results", "result", "report", "reports", "eval", "evaluation", "eval_results",
+                 "logs", "output", "outputs", "run_evaluation", "predictions"}
+
+_RESULT_WORDS: dict[str, Outcome] = {"pass": "pass", "passed": "pass", "resolved": "pass",
+                                     "fail": "fail", "failed": "fail", "unresolved": "fail",
+                                     "error": "error", "missing": "missing"}
+
+
+def model_name(path: Path) -> str:
+    """The file's name without its extension, or the nearest folder whose name is not generic."""
+    path = path.resolve()  # `.` and `..` have names too
+    name = path.name.removesuffix(".jsonl").removesuffix(".json") if path.is_file() else path.name
+    if name and name.lower() not in GENERIC_NAMES:
+        return name
+    for folder in path.parents:
+        if folder.name and folder.name.lower() not in GENERIC_NAMES:
+            return folder.name
+    return name
+
+
+def read(path: str | Path) -> ResultFile:
+    """Read one results file or folder, detecting its format from its content."""
+    p = Path(path)
+    if p.is_dir():
+        return _instance_folder(p, str(path))
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise DeterminacyError(f"cannot read results {path}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeterminacyError(f"{path}: not UTF-8 text, so not a results file") from None
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    head = _loads(first)
+    if isinstance(head, dict) and "instance_id" in head:
+        return _jsonl(text, str(path), p, digest(data))
+    whole = _loads(text)
+    if isinstance(whole, dict):
+        if "resolved_ids" in whole:
+            return _report(whole, str(path), p, digest(data))
+        if isinstance(whole.get("resolved"), list):
+            return _experiments(whole, str(path), p, digest(data))
+        if whole and all(isinstance(v, dict) and "resolved" in v for v in whole.values()):
+            return _file(str(path), "instance-reports", digest(data), sorted(
+                _instance_rows(whole, model_name(p.parent.parent), str(path)),
+                key=_row_key))
+    raise DeterminacyError(
+        f"{path}: not a results format determinacy reads (a SWE-bench harness report with "
+        "resolved_ids, an experiments results.json with resolved, a folder of per-instance "
+        "report.json, or a jsonl of {instance_id, model, result})")
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _row_key(r: ResultRow) -> tuple[str, str]:
+    return r.model, r.instance_id
+
+
+def _file(path: str, fmt: str, source_digest: str, rows: list[ResultRow],
+          unnamed: Literal["missing", "fail"] = "missing") -> ResultFile:
+    seen: dict[tuple[str, str], str] = {}
+    for r in rows:
+        key = _row_key(r)
+        if key in seen:
+            raise DeterminacyError(f"{path}: model {r.model!r} has two results for "
+                                   f"{r.instance_id!r} ({seen[key]} and {r.where})")
+        seen[key] = r.where
+    return ResultFile(path=path, format=fmt, source_digest=source_digest,
+                      tool_version=__version__, rows=rows, unnamed=unnamed)
+
+
+def _ids(data: dict[str, Any], key: str, path: str) -> list[str]:
+    got = data.get(key) or []
+    if not isinstance(got, list) or not all(isinstance(i, str) for i in got):
+        raise DeterminacyError(f"{path}: `{key}` is not a list of instance ids")
+    return got
+
+
+def _by_lists(data: dict[str, Any], path: str, model: str,
+              lists: tuple[tuple[str, Outcome], ...]) -> list[ResultRow]:
+    """Rows from lists of ids; an id in several lists takes the first list's outcome."""
+    rows: dict[str, ResultRow] = {}
+    for key, outcome in lists:
+        for iid in _ids(data, key, path):
+            rows.setdefault(iid, ResultRow(instance_id=iid, model=model, outcome=outcome,
+                                           where=key))
+    return sorted(rows.values(), key=_row_key)
+
+
+def _report(data: dict[str, Any], path: str, p: Path, source_digest: str) -> ResultFile:
+    rows = _by_lists(data, path, model_name(p), (
+        ("resolved_ids", "pass"), ("error_ids", "error"), ("unresolved_ids", "fail"),
+        ("empty_patch_ids", "fail")))
+    return _file(path, "swebench-report", source_digest, rows)
+
+
+def _experiments(data: dict[str, Any], path: str, p: Path, source_digest: str) -> ResultFile:
+    rows = _by_lists(data, path, model_name(p), (
+        ("resolved", "pass"), ("no_logs", "error"), ("install_fail", "error"),
+        ("reset_failed", "error"), ("no_generation", "fail")))
+    return _file(path, "swebench-experiments", source_digest, rows, unnamed="fail")
+
+
+def _count(value: Any, where: str, field: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DeterminacyError(f"{where}: `{field}` must be a count (an integer >= 0)")
+    return value
+
+
+def _jsonl(text: str, path: str, p: Path, source_digest: str) -> ResultFile:
+    default_model = model_name(p)
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{n}"
+        obj = _loads(line)
+        if not isinstance(obj, dict):
+            raise DeterminacyError(f"{where}: not a JSON object")
+        iid, result = obj.get("instance_id"), obj.get("result")
+        if not isinstance(iid, str) or not iid:
+            raise DeterminacyError(f"{where}: no `instance_id`")
+        if isinstance(result, bool):
+            result = "pass" if result else "fail"
+        outcome = _RESULT_WORDS.get(str(result).lower()) if isinstance(result, str) else None
+        if outcome is None:
+            raise DeterminacyError(f"{where}: `result` is {result!r}; expected pass, fail, "
+                                   "error or missing")
+        model = obj.get("model") or default_model
+        if not isinstance(model, str):
+            raise DeterminacyError(f"{where}: `model` is not text")
+        rows.append(ResultRow(
+            instance_id=iid, model=model, outcome=outcome, where=f"line {n}",
+            f2p_passed=_count(obj.get("f2p_passed"), where, "f2p_passed"),
+            f2p_total=_count(obj.get("f2p_total"), where, "f2p_total"),
+            p2p_failed=_count(obj.get("p2p_failed"), where, "p2p_failed")))
+    return _file(path, "jsonl", source_digest, sorted(rows, key=_row_key))
+
+
+def _tests(status: Any, group: str, outcome: str) -> int | None:
+    if not isinstance(status, dict) or not isinstance(status.get(group), dict):
+        return None
+    got = status[group].get(outcome)
+    return len(got) if isinstance(got, list) else None
+
+
+def _instance_rows(data: dict[str, Any], model: str, where: str) -> Iterator[ResultRow]:
+    for iid, report in data.items():
+        if not isinstance(report, dict) or "resolved" not in report:
+            raise DeterminacyError(f"{where}: the entry of {iid!r} has no `resolved`")
+        status = report.get("tests_status")
+        passed, failed = _tests(status, "FAIL_TO_PASS", "success"), _tests(
+            status, "FAIL_TO_PASS", "failure")
+        yield ResultRow(
+            instance_id=iid, model=model, outcome="pass" if report["resolved"] is True else "fail",
+            where=where, f2p_passed=passed,
+            f2p_total=None if passed is None or failed is None else passed + failed,
+            p2p_failed=_tests(status, "PASS_TO_PASS", "failure"))
+
+
+def _instance_folder(folder: Path, path: str) -> ResultFile:
+    """Every <instance>/report.json below `folder`; an instance folder that has the harness's
+    log but no report is an error. The digest covers each report's path and bytes and the
+    names of the folders without one."""
+    listing: list[str] = []
+    rows: list[ResultRow] = []
+    reports = sorted(folder.rglob("report.json"))
+    for report in reports:
+        rel = report.relative_to(folder).as_posix()
+        data = report.read_bytes()
+        listing.append(f"{rel}\0{digest(data)}\n")
+        obj = _loads(data.decode("utf-8", errors="replace"))
+        if not isinstance(obj, dict):
+            raise DeterminacyError(f"{report}: not a JSON object")
+        # The folder that holds the instance folders names the model.
+        rows.extend(_instance_rows(obj, model_name(report.parent.parent), rel))
+    for log in sorted(folder.rglob("run_instance.log")):
+        if not (log.parent / "report.json").is_file():
+            rel = log.parent.relative_to(folder).as_posix()
+            listing.append(f"{rel}/\n")
+            rows.append(ResultRow(instance_id=log.parent.name,
+                                  model=model_name(log.parent.parent),
+                                  outcome="error", where=f"{rel}/ (no report.json)"))
+    if not rows:
+        raise DeterminacyError(f"{path}: a folder with no <instance>/report.json, so not a "
+                               "folder of per-instance reports")
+    return _file(path, "instance-reports", digest("".join(listing).encode("utf-8")),
+                 sorted(rows, key=_row_key))

@@ -1,0 +1,114 @@
+"""Task validity, versioned (method §9): unreviewed / valid / disputed / broken.
+
+Revision 0 is derived from the verdicts: a claimable case (AIRTIGHT, AIRTIGHT-PARTIAL,
+MISDETERMINED, CODEBASE-PLURAL) is disputed, every other case unreviewed; the rule is
+queries/score_tasks.sql. Revision N is revision 0 with the stored revisions 1..N applied in
+order (a later one overrides an earlier one of the same task). A revision is appended, never
+edited: scores/<benchmark>/validity/<N>.json is created once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import getpass
+import re
+from typing import Literal
+
+import msgspec
+
+from determinacy.errors import DeterminacyError
+from determinacy.records import ValidityRevision
+from determinacy.score.stored import create_once, encode, folder
+from determinacy.store import Store
+
+State = Literal["valid", "disputed", "broken"]
+STATES: tuple[State, ...] = ("valid", "disputed", "broken")
+_NAME = re.compile(r"(\d{6})\.json")
+
+
+def revisions(store: Store, benchmark: str) -> list[ValidityRevision]:
+    """Every stored revision, in order (1, 2, ...)."""
+    out = []
+    for p in sorted((folder(store, benchmark) / "validity").glob("*.json")):
+        if not _NAME.fullmatch(p.name):
+            continue
+        rev = msgspec.json.decode(p.read_bytes(), type=ValidityRevision)
+        if rev.revision != len(out) + 1 or int(p.stem) != rev.revision:
+            raise DeterminacyError(f"{p}: expected validity revision {len(out) + 1}, found "
+                                   f"{rev.revision}; the revisions of {benchmark} are damaged")
+        out.append(rev)
+    return out
+
+
+def append(store: Store, benchmark: str, instance_id: str, validity: State, reason: str,
+           author: str | None, verdict: str, time: str | None = None) -> ValidityRevision:
+    """Store the next revision: `instance_id` is now `validity`, for `reason`."""
+    if validity not in STATES:
+        raise DeterminacyError(f"validity must be one of {', '.join(STATES)}, not {validity!r}")
+    if not reason.strip():
+        raise DeterminacyError("a revision needs a --reason")
+    if author is None:
+        try:
+            author = getpass.getuser()
+        except (KeyError, OSError):
+            author = "unknown"
+    when = time or datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    with store.lock(f"validity-{benchmark}"):
+        n = len(revisions(store, benchmark)) + 1
+        rev = ValidityRevision(revision=n, instance_id=instance_id, validity=validity,
+                               reason=reason.strip(), author=author, time=when,
+                               verdict=verdict)
+        path = folder(store, benchmark) / "validity" / f"{n:06d}.json"
+        if not create_once(path, encode(rev)):
+            raise DeterminacyError(f"{path} exists already: run again")
+    return rev
+
+
+def upto(revs: list[ValidityRevision], revision: int | None) -> list[ValidityRevision]:
+    """The revisions applied at `revision` (default: the newest)."""
+    if revision is None:
+        return revs
+    if revision < 0 or revision > len(revs):
+        raise DeterminacyError(f"no validity revision {revision}: there are revisions 0 to "
+                               f"{len(revs)}")
+    return revs[:revision]
+
+
+def states(applied: list[ValidityRevision]) -> dict[str, str]:
+    """instance_id -> validity set by the applied revisions (the last one wins)."""
+    return {r.instance_id: r.validity for r in applied}
+
+
+def set_validity(store: Store, benchmark: str, instance_id: str, validity: State,
+                 reason: str, author: str | None) -> tuple[ValidityRevision, str]:
+    """Append the revision that makes `instance_id` (a task of the stored audit) `validity`.
+    Returns it and the task's validity before it."""
+    from determinacy.report import connect
+    from determinacy.score.compute import load_tasks
+
+    revs = revisions(store, benchmark)
+    tasks = {t["instance_id"]: t for t in load_tasks(connect(store, benchmark), revs)}
+    if instance_id not in tasks:
+        raise DeterminacyError(f"the audit of {benchmark} has no task {instance_id!r} (see "
+                               "`determinacy sql CONFIG \"select instance_id from verdicts\"`)")
+    t = tasks[instance_id]
+    rev = append(store, benchmark, instance_id, validity, reason, author, t["verdict"])
+    return rev, t["validity"]
+
+
+def listing(store: Store, benchmark: str) -> tuple[list[str], list[tuple[object, ...]]]:
+    """Every revision as table rows, revision 0 (derived from the verdicts) first."""
+    from determinacy.report import connect
+    from determinacy.score.compute import load_tasks
+
+    revs = revisions(store, benchmark)
+    tasks = load_tasks(connect(store, benchmark), [])
+    disputed = sorted(t["instance_id"] for t in tasks if t["derived"] == "disputed")
+    cols = ["revision", "instance", "validity", "verdict", "author", "time", "reason"]
+    rows: list[tuple[object, ...]] = [
+        (0, f"{len(disputed)} claimable cases of {len(tasks)} tasks", "disputed", "claimable",
+         "determinacy", "", "derived from the verdicts: every claimable case is disputed, "
+         "every other unreviewed")]
+    rows += [(r.revision, r.instance_id, r.validity, r.verdict, r.author, r.time, r.reason)
+             for r in revs]
+    return cols, rows
