@@ -45,25 +45,55 @@ def write_failure(path: Path, e: OSError) -> StoreError:
                       "the space or fix the permissions and run again to resume.")
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def _fsynced_temp(path: Path, data: bytes) -> str:
+    """`data` in a new temporary file beside `path`, on disk: its name."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # The temporary name matches no reader's glob (*.parquet, *.json).
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
     except OSError as e:
         raise write_failure(path, e) from None
-    try:
+    with _unlinked_on_failure(path, tmp):
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+    return tmp
+
+
+@contextlib.contextmanager
+def _unlinked_on_failure(path: Path, tmp: str) -> Iterator[None]:
+    """On any failure the temporary file goes; an OSError says what the disk refused."""
+    try:
+        yield
     except BaseException as e:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         if isinstance(e, OSError):
             raise write_failure(path, e) from None
         raise
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    tmp = _fsynced_temp(path, data)
+    with _unlinked_on_failure(path, tmp):
+        os.replace(tmp, path)
+
+
+def create_once(path: Path, data: bytes) -> bool:
+    """Write `path` unless it exists (then leave it alone): False when it existed. Records
+    that are only ever added (never rewritten) are written this way."""
+    tmp = _fsynced_temp(path, data)
+    try:
+        os.link(tmp, path)  # fails if `path` exists: never replaces it
+        return True
+    except FileExistsError:
+        return False
+    except OSError as e:
+        raise write_failure(path, e) from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

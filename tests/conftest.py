@@ -107,6 +107,16 @@ def write_benchmark(folder: Path, rows: list[dict[str, Any] | str], *, mirror: s
     return cfg
 
 
+def source_only_config(folder: Path, source: str) -> Path:
+    """A config `c.toml` whose [source] table holds `source` (TOML lines) and whose fields are
+    placeholders: for errors a config raises before any row is read."""
+    cfg = folder / "c.toml"
+    cfg.write_text(f'name = "x"\n[source]\n{source}[fields]\n'
+                   'instance_id="a"\nrepo="b"\nbase_commit="c"\ngold_patch="d"\n'
+                   'test_patch="e"\nfail_to_pass="f"\n')
+    return cfg
+
+
 def graded_ids(test: str) -> list[str]:
     """FAIL_TO_PASS as a benchmark gives it: `file::test` of each test the test patch adds."""
     ids, path = [], ""

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, Audit, commit, git, make_repo
+from conftest import ROOT, Audit, commit, git, make_repo, source_only_config
 
 from determinacy.config import load_config
 from determinacy.errors import ConfigError
@@ -177,10 +177,7 @@ def test_history_config_errors_name_the_key(tmp_path: Path) -> None:
         load_tasks(load_config(history_config(tmp_path, tmp_path / "nowhere")))
     with pytest.raises(ConfigError, match=r"key `source\.range`: 'no-such-branch' names no"):
         load_tasks(load_config(history_config(tmp_path, repo, 'range = "no-such-branch"\n')))
-    cfg = tmp_path / "c.toml"
-    cfg.write_text('name = "x"\n[source]\njsonl = "t.jsonl"\nrange = "main"\n[fields]\n'
-                   'instance_id="a"\nrepo="b"\nbase_commit="c"\ngold_patch="d"\n'
-                   'test_patch="e"\nfail_to_pass="f"\n')
+    cfg = source_only_config(tmp_path, 'jsonl = "t.jsonl"\nrange = "main"\n')
     with pytest.raises(ConfigError, match=r"key `source\.range`: is read only with source\.git"):
         load_config(cfg)
 

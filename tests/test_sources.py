@@ -13,7 +13,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import Audit, diff, make_repo
+from conftest import Audit, diff, make_repo, source_only_config
 
 from determinacy import hf
 from determinacy.config import load_config
@@ -69,19 +69,13 @@ def test_parquet_source_with_dotted_fields_runs_end_to_end(tmp_path: Path) -> No
 
 
 def test_parquet_glob_that_matches_nothing_names_the_key(tmp_path: Path) -> None:
-    cfg = tmp_path / "c.toml"
-    cfg.write_text('name = "x"\n[source]\nparquet = "nothing/*.parquet"\n[fields]\n'
-                   'instance_id="a"\nrepo="b"\nbase_commit="c"\ngold_patch="d"\n'
-                   'test_patch="e"\nfail_to_pass="f"\n')
+    cfg = source_only_config(tmp_path, 'parquet = "nothing/*.parquet"\n')
     with pytest.raises(ConfigError, match="source.parquet"):
         load_tasks(load_config(cfg))
 
 
 def test_exactly_one_source_kind(tmp_path: Path) -> None:
-    cfg = tmp_path / "c.toml"
-    cfg.write_text('name = "x"\n[source]\njsonl = "a"\nparquet = "b"\n[fields]\n'
-                   'instance_id="a"\nrepo="b"\nbase_commit="c"\ngold_patch="d"\n'
-                   'test_patch="e"\nfail_to_pass="f"\n')
+    cfg = source_only_config(tmp_path, 'jsonl = "a"\nparquet = "b"\n')
     with pytest.raises(ConfigError, match=r"c\.toml: key `source`"):
         load_config(cfg)
 

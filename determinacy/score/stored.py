@@ -11,9 +11,6 @@ the name exists) and never rewritten.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 import types
 import typing
 from pathlib import Path
@@ -22,34 +19,11 @@ from typing import Any
 import msgspec
 
 from determinacy.records import ModelScore, Record, ScoreSet
-from determinacy.store import Store, digest, write_failure
+from determinacy.store import Store, create_once, digest
 
 
 def folder(store: Store, benchmark: str) -> Path:
     return store.root / "scores" / benchmark
-
-
-def create_once(path: Path, data: bytes) -> bool:
-    """Write `path` unless it exists (then leave it alone): False when it existed."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
-    except OSError as e:
-        raise write_failure(path, e) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.link(tmp, path)
-        return True
-    except FileExistsError:
-        return False
-    except OSError as e:
-        raise write_failure(path, e) from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
 
 
 def encode(record: Record) -> bytes:

@@ -18,8 +18,8 @@ import msgspec
 
 from determinacy.errors import DeterminacyError
 from determinacy.records import ValidityRevision
-from determinacy.score.stored import create_once, encode, folder
-from determinacy.store import Store
+from determinacy.score.stored import encode, folder
+from determinacy.store import Store, create_once
 
 State = Literal["valid", "disputed", "broken"]
 STATES: tuple[State, ...] = ("valid", "disputed", "broken")
