@@ -48,6 +48,8 @@ MAX_LOCATIONS = 3
 # Why a shared constant no FAIL_TO_PASS test grades did not count (its `rule`).
 NOT_GRADED_FED = "not graded: a literal the graded test only feeds in, never asserts"
 NOT_GRADED_RUN = "not graded: used only outside the tests FAIL_TO_PASS runs"
+NOT_GRADED_PASSED = ("not graded: the test asserts only that the code passed on a literal the "
+                     "test itself fed in (a call assertion), never the fix's choice")
 # A fixed segment of a gold string at least this long, inside a graded test string, is a
 # candidate of its own (a message the test embeds in a longer expected text).
 MIN_SEGMENT = 12
@@ -89,6 +91,7 @@ class Occ:
     asserting: bool = False
     test: str = ""  # the test block it is in
     segments: tuple[str, ...] = ()
+    passed_on: bool = False  # in a call assertion's arguments (what the code passed on)
 
     @property
     def where(self) -> str:
@@ -124,7 +127,8 @@ def _occurrences(fd: FileDiff, img: PostImage | None) -> tuple[list[Occ], Any]:
     # behavior.
     out = [Occ(t.value, t.kind, fd.path, file_line(img, t.line), t.role, decl=t.decl,
                scope=t.scope, owner=t.owner, language=facts.language, fragment=img.fragment,
-               asserting=t.asserting, test=t.test, segments=t.fstring_parts)
+               asserting=t.asserting, test=t.test, segments=t.fstring_parts,
+               passed_on=t.passed_on)
            for t in facts.tokens if t.line in img.added
            and not (t.kind == "string" and t.role == "import")]
     return out, facts
@@ -402,8 +406,17 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         g_by[o.value].append(o)
     graded_ids: dict[Occ, list[str]] = {}
     fed: set[Occ] = set()  # graded, but a literal the test only feeds in
+    passed: set[Occ] = set()  # ... or asserts only as what the code passed on
+    # Literals each test block feeds in: a call assertion naming one of them checks only that
+    # the code handed the test's own value on (`f(b"x")`, then `m.assert_called_with(b"x")`).
+    fed_in = {(o.value, o.path, o.test) for o in test.occs
+              if o.kind != "identifier" and o.language and o.test and not o.asserting}
     for o in test.occs:
         ids = grading.ids(o)
+        if ids and o.passed_on and o.kind != "identifier" and (o.value, o.path,
+                                                                o.test) in fed_in:
+            passed.add(o)
+            ids = []
         # A literal grades only where the test asserts it (an assertion, an expected value):
         # a fixture value the test feeds in is the test's choice, not the fix's. (Literals
         # passed to the code under test are left for a rule that can see the call.) Outside a
@@ -427,7 +440,8 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         defuse, rule = (crossing(gs, graded_ts or ts) if kind == "identifier"
                         else ("", "literal"))
         if not any(graded_ids[o] for o in ts):
-            rule = (NOT_GRADED_FED if any(o in fed for o in ts) else NOT_GRADED_RUN)
+            rule = (NOT_GRADED_PASSED if any(o in passed for o in ts)
+                    else NOT_GRADED_FED if any(o in fed for o in ts) else NOT_GRADED_RUN)
         c = _candidate(constant, kind, gs, ts, defuse, rule, graded_ids, min_length, defs)
         if kind != "identifier" and not c.trivial:
             if reason := _data_reason(constant, gs, inputs, tables):

@@ -19,7 +19,7 @@ from conftest import diff, make_repo
 
 from determinacy import codebase
 from determinacy.config import DEFAULT_TEST_PATHS
-from determinacy.propose import propose
+from determinacy.propose import NOT_GRADED_PASSED, propose
 from determinacy.prose import Prose
 from determinacy.records import Proposal
 
@@ -665,6 +665,33 @@ CASES: list[Case] = [
          "    }\n",
          (("positive", "renderCompact", crosses("method", NAMED)),
           ("negative", "getMessage", Want(defuse="none", rule=FOREIGN)))),
+    # A call assertion grades what the code chose to pass on; when the test fed that very
+    # literal in itself, it checks only a hand-over (an X11 atom the test names, then asserts
+    # the library was asked for).
+    Case("passed-on", "python",
+         "def intern_atom(lib, name):\n    return lib.XInternAtom(name, True)\n\n\n"
+         "def wm_name(lib):\n"
+         '    return lib.XGetProperty(intern_atom(lib, b"_NET_WM_NAME"), "UTF8_STRING")\n',
+         "def test_new():\n    from unittest import mock\n\n    lib = mock.Mock()\n"
+         '    intern_atom(lib, b"_NET_WM_NAME")\n'
+         '    lib.XInternAtom.assert_called_once_with(b"_NET_WM_NAME", True)\n'
+         "    wm_name(lib)\n"
+         '    lib.XGetProperty.assert_called_with(lib.XInternAtom.return_value, "UTF8_STRING")\n',
+         (("negative", "_NET_WM_NAME", Want(graded=False, rule=NOT_GRADED_PASSED)),
+          ("positive", "UTF8_STRING", literal()))),
+    *js_like("passed-on",
+             "export function internAtom(lib, name) {\n  return lib.intern(name, true);\n}\n\n"
+             "export function wmName(lib) {\n"
+             "  return lib.getProperty(internAtom(lib, '_NET_WM_NAME'), 'UTF8_STRING');\n}\n",
+             "import { internAtom, wmName } from '../src/badge';\n\n"
+             "test('new case', () => {\n"
+             "  const lib = { intern: jest.fn(), getProperty: jest.fn() };\n"
+             "  internAtom(lib, '_NET_WM_NAME');\n"
+             "  expect(lib.intern).toHaveBeenCalledWith('_NET_WM_NAME', true);\n"
+             "  wmName(lib);\n"
+             "  expect(lib.getProperty).toHaveBeenCalledWith(undefined, 'UTF8_STRING');\n});\n",
+             (("negative", "_NET_WM_NAME", Want(graded=False, rule=NOT_GRADED_PASSED)),
+              ("positive", "UTF8_STRING", literal()))),
 ]
 
 

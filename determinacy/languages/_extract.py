@@ -160,14 +160,15 @@ def _extract(lang: Language, text: str) -> tuple[FileFacts, tuple[int, ...]]:
     dropped = _inside(caps.regions["docstring"], at)
     imported = _inside(caps.regions["import"], at)
     asserting = _inside(caps.regions["assert"] + tests.asserts, at)
+    passed_on = _inside(tests.called_with, at)
     in_scope = innermost([Interval(s.start, s.end, s) for s in scopes], at)
     in_test = innermost(tests.spans, at)
     roles = Roles(lang, src)
     drafts: list[Draft] = []
     members: list[tuple[_Capture, Draft, Scope | None]] = []  # only members have a 2nd pass
     cols: list[int] = []
-    for cap, drop, inner, imp, asserts, test in zip(cands, dropped, in_scope, imported,
-                                                    asserting, in_test):
+    for cap, drop, inner, imp, asserts, test, passed in zip(cands, dropped, in_scope, imported,
+                                                            asserting, in_test, passed_on):
         d = None if drop else _draft(cap, src, interp)
         if d is None:
             continue
@@ -177,7 +178,7 @@ def _extract(lang: Language, text: str) -> tuple[FileFacts, tuple[int, ...]]:
             own, inner = inner, inner.parent
         roles.first_pass(cap.name, d, inner, own, imp)
         row, col = _start(cap, src)
-        d.line, d.asserting, d.test = row + 1, asserts, test or ""
+        d.line, d.asserting, d.test, d.passed_on = row + 1, asserts, test or "", passed
         roles.declare(d, cap.node)
         drafts.append(d)
         if cap.name.startswith("member."):

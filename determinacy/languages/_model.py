@@ -35,6 +35,9 @@ class Tok:
     asserting: bool = False
     test: str = ""
     fstring_parts: tuple[str, ...] = ()
+    # In the arguments of a call assertion (`mock.assert_called_with(...)`,
+    # `expect(fn).toHaveBeenCalledWith(...)`): what the code passed on, not what it returned.
+    passed_on: bool = False
 
 
 @dataclass(frozen=True)

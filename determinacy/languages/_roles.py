@@ -35,7 +35,7 @@ _HEAD = 256
 # Draft.tok() fills a Tok's fields by name: a field added to Tok must be added there too.
 assert [f.name for f in fields(Tok)] == [
     "kind", "value", "line", "role", "decl", "scope", "owner", "asserting", "test",
-    "fstring_parts"]
+    "fstring_parts", "passed_on"]
 
 
 @dataclass(slots=True)
@@ -52,6 +52,7 @@ class Draft:
     asserting: bool = False
     test: str = ""
     parts: tuple[str, ...] = ()
+    passed_on: bool = False
 
     def tok(self) -> Tok:
         # A frozen dataclass's __init__ sets each field through object.__setattr__: a third
@@ -61,7 +62,7 @@ class Draft:
         tok.__dict__.update(
             kind=self.kind, value=self.value, line=self.line, role=self.role,
             decl=self.decl, scope=self.scope, owner=self.owner, asserting=self.asserting,
-            test=self.test, fstring_parts=self.parts)
+            test=self.test, fstring_parts=self.parts, passed_on=self.passed_on)
         return tok
 
 

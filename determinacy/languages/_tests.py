@@ -34,6 +34,7 @@ class TestFacts:
     spans: list[Interval[str]]  # each named test case's bytes and full name, for Tok.test
     asserts: list[Node]
     calls: list[tuple[int, str]]  # (start byte, called name), sorted
+    called_with: list[Node] = field(default_factory=list)  # call assertions' arguments
 
     __test__ = False
 
@@ -79,6 +80,7 @@ def test_facts(lang: Language, root: Node, src: bytes, interp: set[int]) -> Test
     groups: list[_Block] = []
     fixtures: list[Node] = []
     asserts: list[Node] = []
+    called_with: list[Node] = []
     calls: list[tuple[int, str]] = []
     for _, caps in _grammar.matches(lang, "tests", root):
         if "test.case" in caps and "test.name" in caps:
@@ -95,10 +97,12 @@ def test_facts(lang: Language, root: Node, src: bytes, interp: set[int]) -> Test
                 groups.append(_Block(caps["test.group"][0], title, False))
         fixtures.extend(caps.get("test.fixture", ()))
         asserts.extend(caps.get("assert", ()))
+        asserts.extend(caps.get("assert.called", ()))
+        called_with.extend(caps.get("assert.called", ()))
         calls.extend((n.start_byte, name) for n in caps.get("call", ())
                      if (name := _called(n, src)))
     calls.sort()
-    facts = TestFacts((), [], asserts, calls)
+    facts = TestFacts((), [], asserts, calls, called_with)
     named = _name_cases(lang, list(cases.values()), groups)
     for block in named:
         block.calls = facts.called(block.node.start_byte, block.node.end_byte)

@@ -54,6 +54,14 @@
        object: (member_expression
          object: (call_expression function: (identifier) @_e))))) @assert
   (#eq? @_e "expect"))
+; expect(fn).toHaveBeenCalledWith(...) and its kin: what the code passed on
+((call_expression
+   function: (member_expression
+     object: (call_expression function: (identifier) @_e)
+     property: (property_identifier) @_m)
+   arguments: (arguments) @assert.called)
+  (#eq? @_e "expect")
+  (#match? @_m "^(toHaveBeenCalledWith|toHaveBeenLastCalledWith|toHaveBeenNthCalledWith|toBeCalledWith|lastCalledWith|nthCalledWith|calledWith)$"))
 ; ospec: o(actual).equals(expected), .deepEquals(...), .notEquals(...), .throws(...)
 ((call_expression
    function: (member_expression

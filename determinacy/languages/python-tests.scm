@@ -34,6 +34,13 @@
      attribute: (identifier) @_m)
    arguments: (_) @assert)
   (#match? @_m "^(assert|fail)"))
+; mock.assert_called_with(...), mock.method.assert_any_call(...): what the code passed on
+((call
+   function: (attribute
+     object: [(identifier) (attribute object: (identifier))]
+     attribute: (identifier) @_m)
+   arguments: (_) @assert.called)
+  (#match? @_m "^assert_(called_with|called_once_with|any_call|has_calls)$"))
 ; pytest.raises(E, match=...), pytest.warns, pytest.approx
 ((call
    function: (attribute object: (identifier) @_pkg attribute: (identifier) @_fn)
