@@ -229,15 +229,18 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         + (f"; {s['incomplete']} of them for an incomplete tree, where absence cannot be "
            "concluded: see README, complete mirrors" if s["incomplete"] else "") + ").",
         "",
-        *([f"Counted apart: **{s['partial']}** AIRTIGHT-PARTIAL cases, certified over the "
-           "readable part of a tree some of whose blobs or submodules could not be read "
-           "(policy unreadable = \"exclude\"). They are not in the floor; CLAIMS.md and each "
-           "receipt name the paths that were not read.", ""] if s["partial"] else []),
+        *([f"Counted apart: **{s['partial']}** AIRTIGHT-PARTIAL cases, certified over what "
+           "could be read: a tree some of whose blobs or submodules could not be read (policy "
+           "unreadable = \"exclude\"), or a prose that shows the solver images. They are not "
+           "in the floor; CLAIMS.md and each receipt name what was not read.", ""]
+          if s["partial"] else []),
         # Tables written before this column existed have no such count.
         *([f"Images: **{s['images']}** audited cases show the solver images (linked from the "
-           f"prose, or the config's `fields.images`), {s['images_spine']} of them in the floor. "
-           "The checks read text only: a constant shown only in an image would be certified "
-           "wrongly, so read those receipts' images before citing them "
+           "prose, or the config's `fields.images`). The checks read text only, and a constant "
+           "shown only in an image is not absent from what the solver sees: their absence "
+           "claims are AIRTIGHT-PARTIAL, counted apart; "
+           f"{s['images_spine']} of them are in the floor on a MISDETERMINED or "
+           "CODEBASE-PLURAL claim; read those receipts' images before citing them "
            "(`select case_id, images from tasks where len(images) > 0`).", ""]
           if s.get("images") else []),
         *_history_section(con),
@@ -405,10 +408,11 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
     pcols, partial = rows(con, query_text("claims_partial"))
     partial = sorted(partial, key=lambda r: natural(r[0]))
     if partial:
-        out += ["## Counted apart: absence over a partial tree", "",
+        out += ["## Counted apart: absence over what could be read", "",
                 f"{len(partial)} AIRTIGHT-PARTIAL cases: the constant is absent from every "
-                "blob that could be read, but the paths below were not read (policy "
-                "unreadable = \"exclude\"), so these are not claims of the floor.", "",
+                "blob and every text that could be read, but the paths below were not read "
+                "(policy unreadable = \"exclude\"), or the solver is shown images the checks "
+                "cannot read, so these are not claims of the floor.", "",
                 md_table(pcols, partial, code_cols=("constant", "re-run"))]
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -558,8 +562,10 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
             shown = ", ".join(f"<{u}>" for u in t["images"][:3])
             more = len(t["images"]) - 3
             out.append(f"- **images**: the solver is shown {len(t['images'])} image(s) the "
-                       "text checks cannot read; a constant shown only in one would be "
-                       f"certified wrongly: {shown}" + (f" and {more} more" if more > 0 else ""))
+                       "text checks cannot read, so an absence claim here is AIRTIGHT-PARTIAL "
+                       "(a constant shown only in one is not absent from what the solver "
+                       f"sees), counted apart from the floor: {shown}"
+                       + (f" and {more} more" if more > 0 else ""))
     out += [f"- absence policy: {run['absence']}; unreadable blobs and submodules: "
             f"{run['unreadable']}"]
     if screened:

@@ -1,5 +1,5 @@
 -- CLAIMS.md, counted apart: absence claims certified over a partial tree (policy
--- unreadable = "exclude"), with the paths that were not read. Not part of the spine.
+-- unreadable = "exclude") or a prose with images, with what was not read. Not in the spine.
 WITH ranked AS (
     SELECT c.*, row_number() OVER (
                PARTITION BY c.case_id
@@ -17,7 +17,8 @@ SELECT r.case_id AS "case",
            || CASE WHEN u.why = 'submodule' THEN ''
                    WHEN u.size >= 0 THEN ', ' || u.size || ' bytes'
                    ELSE ', size unknown' END
-           || ')'), '; ') AS "not read"
-FROM ranked r JOIN trees t ON t.case_id = r.case_id
+           || ')')
+           || list_transform(k.images, lambda i: 'image ' || i), '; ') AS "not read"
+FROM ranked r JOIN trees t ON t.case_id = r.case_id JOIN tasks k ON k.case_id = r.case_id
 WHERE r.rk = 1 AND r.case_verdict = 'AIRTIGHT-PARTIAL'
 ORDER BY r.case_id;

@@ -1,11 +1,12 @@
 -- REPORT.md: the claimable spine as a floor, with explicit denominators. AIRTIGHT-PARTIAL
--- (absence over a partial tree) is counted apart, never in the floor.
+-- (absence over a partial tree, or a prose with images) is counted apart, never in the floor.
 SELECT count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')) AS spine,
        count(*) FILTER (WHERE v.verdict <> 'ERROR') AS audited,
        count(*) FILTER (WHERE v.verdict = 'ERROR') AS errors,
        count(*) FILTER (WHERE v.verdict = 'AIRTIGHT-PARTIAL') AS partial,
        count(*) FILTER (WHERE v.verdict = 'ERROR' AND v.error LIKE '%incomplete tree%') AS incomplete,
-       -- Cases whose prose links images: the text checks cannot read them.
+       -- Cases whose prose links images: the text checks cannot read them (their absence
+       -- claims are AIRTIGHT-PARTIAL; a MISDETERMINED or CODEBASE-PLURAL one stays).
        count(*) FILTER (WHERE v.verdict <> 'ERROR' AND len(t.images) > 0) AS images,
        count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
                         AND len(t.images) > 0) AS images_spine,

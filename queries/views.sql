@@ -108,9 +108,12 @@ SELECT * FROM (VALUES
 -- status: claim (claimable and verified; plural/misdetermined also survived the refuter),
 -- determinate, hypothesis, contested (the refuter refuted it), pending (refuter not answered),
 -- rejected (a check failed: see reason). pass_no 0 is the mechanical tier.
--- An absence claim over a partial tree is AIRTIGHT-PARTIAL: never part of the spine.
+-- An absence claim over a partial tree is AIRTIGHT-PARTIAL: never part of the spine. So is one
+-- over a prose that shows the solver images: the checks read text only, and what they cannot
+-- read they cannot call absent.
 CREATE OR REPLACE VIEW witnesses AS
-WITH partial AS (SELECT case_id FROM trees WHERE len(unread) > 0)
+WITH partial AS (SELECT case_id FROM trees WHERE len(unread) > 0
+                 UNION SELECT case_id FROM tasks WHERE len(images) > 0)
 SELECT c.case_id, 0 AS pass_no, 'mechanical' AS proposer,
        CASE WHEN p.case_id IS NULL THEN 'AIRTIGHT' ELSE 'AIRTIGHT-PARTIAL' END AS verdict,
        'claim' AS status, constant, kind,

@@ -293,12 +293,15 @@ def test_images_are_flagged_in_the_task_the_receipt_and_the_report(tmp_path: Pat
     assert two.images == [] and json.loads(two.kept) == {"meta": None}
     audit = Audit(tmp_path)
     audit.run(cfg)
-    assert audit.verdicts(cfg) == {"o__pkg-1": "AIRTIGHT", "o__pkg-2": "AIRTIGHT"}
+    # What the checks cannot read, they cannot call absent: counted apart, not in the floor.
+    assert audit.verdicts(cfg) == {"o__pkg-1": "AIRTIGHT-PARTIAL", "o__pkg-2": "AIRTIGHT"}
     report = (audit.runs / "mm" / "REPORT.md").read_text()
     assert "Images: **1** audited cases show the solver images" in report
-    assert "1 of them in the floor" in report
+    assert "0 of them are in the floor" in report
+    assert "**1** AIRTIGHT-PARTIAL" in report
     receipt = (audit.runs / "mm" / "cases" / "o__pkg-1" / "RECEIPT.md").read_text()
-    assert "- **images**: the solver is shown 2 image(s) the text checks cannot read" in receipt
+    assert ("- **images**: the solver is shown 2 image(s) the text checks cannot read, so an "
+            "absence claim here is AIRTIGHT-PARTIAL") in receipt
     assert "**images**" not in (audit.runs / "mm" / "cases" / "o__pkg-2" / "RECEIPT.md").read_text()
     [kept] = audit.sql(cfg, "select kept->>'$.meta.license' as license from tasks "
                             "where case_id = 'o__pkg-1'")
