@@ -100,6 +100,13 @@ def rows(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     return list(rel.columns), rel.fetchall()
 
 
+def dicts(con: Any, sql: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """A query's rows as {column: value}, with `$name` parameters bound."""
+    cur = con.execute(sql, params or {})
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r)) for r in cur.fetchall()]
+
+
 def md_cell(v: Any) -> str:
     if v is None:
         return ""
@@ -172,8 +179,7 @@ def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:
                                        out / "claimable.png" if out is not None else None)}
     files.update(_cases(con, run))
     files.update(_attribution(con))
-    cols, data = rows(con, query_text("hints"))
-    files.update(hints.files(dict(zip(cols, r)) for r in data))
+    files.update(hints.files(dicts(con, query_text("hints"))))
     return files
 
 
@@ -300,10 +306,9 @@ REPORT_QUERIES = ("report_spine", "report_groups", "report_tiers", "report_funne
 
 def _history_section(con: Any) -> list[str]:
     """A history source's soundness counts (none for other sources)."""
-    cols, data = rows(con, query_text("report_history"))
-    if not data:
+    got = dicts(con, query_text("report_history"))
+    if not got:
         return []
-    got = [dict(zip(cols, r)) for r in data]
     walked = next((r for r in got if r["ord"] == 0), None)
     cand = next((r for r in got if r["ord"] == 1), None)
     merges = next((r["commits"] for r in got if r["ord"] == 2), 0)
@@ -329,8 +334,7 @@ AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_p
 
 
 def _plot_rows(con: Any) -> list[dict[str, Any]]:
-    cols, data = rows(con, query_text("report_plot"))
-    return [dict(zip(cols, r)) for r in data]
+    return dicts(con, query_text("report_plot"))
 
 
 def _group_table(con: Any, dimension: str) -> str:
@@ -343,8 +347,7 @@ def _report_json(con: Any, run: dict[str, Any]) -> str:
     """Every number REPORT.md prints, from the same queries, for programs to read."""
     out: dict[str, Any] = {"run": run}
     for name in REPORT_QUERIES + (AGENT_QUERIES if run["passes"] else ()):
-        cols, data = rows(con, query_text(name))
-        out[name.removeprefix("report_")] = [dict(zip(cols, r)) for r in data]
+        out[name.removeprefix("report_")] = dicts(con, query_text(name))
     out["spine"] = out["spine"][0]
     return json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
 
@@ -469,8 +472,7 @@ def receipt(con: Any, case_id: str) -> str:
 
 
 def _run(con: Any) -> dict[str, Any]:
-    cols, data = rows(con, "SELECT * FROM run")
-    run = dict(zip(cols, data[0]))
+    run = dicts(con, "SELECT * FROM run")[0]
     # The passes the tables hold (every stored pass), not only the ones this run executed.
     run["passes"] = [r[0] for r in rows(con, "SELECT pass_no FROM passes ORDER BY 1")[1]]
     return run

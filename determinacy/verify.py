@@ -21,7 +21,7 @@ from determinacy.config import Config
 from determinacy.errors import CaseError, DeterminacyError
 from determinacy.paths import is_test_path
 from determinacy.records import Task
-from determinacy.report import connect
+from determinacy.report import connect, dicts
 from determinacy.settle import quote
 from determinacy.source import load_tasks
 from determinacy.store import Store
@@ -255,15 +255,9 @@ ORDER BY w.case_id, w.pass_no, w.proposer, w.verdict, w.constant
 """
 
 
-def _dicts(con: Any, sql: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    cur = con.execute(sql, params or {})
-    cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
-
-
 def stored_claims(con: Any, case: str | None) -> list[Claim]:
     out = []
-    for r in _dicts(con, _CLAIMS, {"case": case}):
+    for r in dicts(con, _CLAIMS, {"case": case}):
         precedents = tuple(Precedent(path=p["path"], line=p["line"], value=p["value"],
                                      snippet=p["snippet"])
                            for p in r["precedents"] or [] if p["verified"])
@@ -376,11 +370,11 @@ class Verifier:
 def verify(store: Store, cfg: Config, case: str | None = None) -> list[Outcome]:
     """Every claim of the stored audit of `cfg` (or of one case), re-checked."""
     con = connect(store, cfg.name)
-    stored = {r["case_id"]: r for r in _dicts(con, "SELECT * FROM tasks WHERE loaded")}
+    stored = {r["case_id"]: r for r in dicts(con, "SELECT * FROM tasks WHERE loaded")}
     if case is not None and case not in stored:
         raise DeterminacyError(f"no audited case {case!r} in the tables of {cfg.name!r}")
     claims = stored_claims(con, case)
-    [run] = _dicts(con, "SELECT absence, test_paths FROM run")
+    [run] = dicts(con, "SELECT absence, test_paths FROM run")
     # The policy the claims were made under, as their receipts print it.
     skipped = list(run["test_paths"]) if run["absence"] == "lenient" else []
     loaded = load_tasks(cfg)

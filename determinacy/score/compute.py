@@ -41,12 +41,6 @@ class Inputs(msgspec.Struct, frozen=True, kw_only=True):
     draws: int = DRAWS
 
 
-def _dicts(con: Any, sql: str) -> list[dict[str, Any]]:
-    rel = con.sql(sql)
-    cols = list(rel.columns)
-    return [dict(zip(cols, r)) for r in rel.fetchall()]
-
-
 def load_inputs(con: Any, inputs: Inputs) -> None:
     """The input tables of queries/score_*.sql, then score_tasks and score_outcomes."""
     from determinacy.report import query_text
@@ -87,36 +81,36 @@ def load_inputs(con: Any, inputs: Inputs) -> None:
 def load_tasks(con: Any, applied: list[ValidityRevision]) -> list[dict[str, Any]]:
     """The table score_tasks at the revision `applied` ends with: every task of the audit, its
     verdict, validity and role (queries/score_tasks.sql). Returns its rows."""
-    from determinacy.report import query_text
+    from determinacy.report import dicts, query_text
 
     last = {r.instance_id: r.validity for r in applied}
     create_table(con, "score_validity", {"instance_id": "VARCHAR", "state": "VARCHAR"},
                  sorted(last.items()), temp=True)
     # A table, not a view: the verdicts are computed once, not by every query that reads it.
     con.execute(f"CREATE OR REPLACE TEMP TABLE score_tasks AS {query_text('score_tasks')}")
-    return _dicts(con, "SELECT * FROM score_tasks ORDER BY instance_id")
+    return dicts(con, "SELECT * FROM score_tasks ORDER BY instance_id")
 
 
 def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
     """Every number of SCORES.md, from an audit's connection (report.connect)."""
-    from determinacy.report import query_text
+    from determinacy.report import dicts, query_text
 
     load_inputs(con, inputs)
-    known = {r["instance_id"] for r in _dicts(con, "SELECT instance_id FROM score_tasks")}
+    known = {r["instance_id"] for r in dicts(con, "SELECT instance_id FROM score_tasks")}
     for ri in inputs.applied:
         if ri.instance_id not in known:
             raise DeterminacyError(f"validity revision {ri.revision} names "
                                    f"{ri.instance_id!r}, which the audit does not have")
-    run = _dicts(con, "SELECT * FROM run")[0]
-    passes = [r["pass_no"] for r in _dicts(con, "SELECT pass_no FROM passes ORDER BY 1")]
-    pairs_v = _dicts(con, "SELECT instance_id, verdict FROM score_tasks ORDER BY 1")
-    roles = _dicts(con, "SELECT role, count(*) AS n FROM score_tasks GROUP BY 1")
+    run = dicts(con, "SELECT * FROM run")[0]
+    passes = [r["pass_no"] for r in dicts(con, "SELECT pass_no FROM passes ORDER BY 1")]
+    pairs_v = dicts(con, "SELECT instance_id, verdict FROM score_tasks ORDER BY 1")
+    roles = dicts(con, "SELECT role, count(*) AS n FROM score_tasks GROUP BY 1")
     role_n = {r["role"]: r["n"] for r in roles}
-    models = [_model(r) for r in _dicts(con, query_text("score_models"))]
+    models = [_model(r) for r in dicts(con, query_text("score_models"))]
     models = _ranked(models)
-    outcomes = _dicts(con, "SELECT model, instance_id, counted, role FROM score_outcomes "
+    outcomes = dicts(con, "SELECT model, instance_id, counted, role FROM score_outcomes "
                            "ORDER BY model, instance_id")
-    dims = _dicts(con, query_text("score_classes"))
+    dims = dicts(con, query_text("score_classes"))
     classes = [ClassRate(group=r["group"], status=r["status"], tasks=r["tasks"],
                          attempts=r["attempts"], passes=r["passes"],
                          rate=stats.rate(r["passes"], r["attempts"]),
@@ -136,7 +130,7 @@ def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
                               rows=len(f.rows)) for f, h in inputs.files],
         revisions=list(inputs.applied),
         models=models,
-        pairs=[_pair(r, models) for r in _all_pairs(_dicts(con, query_text("score_pairs")),
+        pairs=[_pair(r, models) for r in _all_pairs(dicts(con, query_text("score_pairs")),
                                                     [m.model for m in models])],
         rank_stability=_stability(models, outcomes, inputs.seed, inputs.draws),
         by_verdict=[c for c, d in zip(classes, dims) if d["dimension"] == "verdict"],
