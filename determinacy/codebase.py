@@ -67,14 +67,6 @@ class BlobCache:
 BLOBS = BlobCache(max_bytes=384 << 20, max_blob=4 << 20)
 
 
-def _is_git_dir(path: Path) -> Path | None:
-    if (path / "HEAD").is_file() and (path / "objects").is_dir():
-        return path
-    if (path / ".git" / "HEAD").is_file():
-        return path / ".git"
-    return None
-
-
 def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
     """The git directory to search for `repo`, and whether the tool may fetch into it.
 
@@ -84,7 +76,7 @@ def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
     """
     local = cfg.mirror_path(repo)
     if local is not None and local.is_dir():
-        found = _is_git_dir(local)
+        found = git.git_dir_of(local)
         if found is None:
             raise CaseError(f"local mirror {local} for {repo} is not a git repository",
                             transient=True)
@@ -96,7 +88,7 @@ def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
     owner, name = split_repo(repo)
     dest = store.repo_dir(owner, name)
     with store.lock(f"repo-{owner}-{name}"):
-        if _is_git_dir(dest):
+        if git.git_dir_of(dest):
             return dest, True
         source = str(local) if local is not None and local.is_file() else cfg.clone_url(repo)
         if (why := git.check_transport(source)) is not None:
@@ -483,7 +475,7 @@ def mirror_state(cfg: Config, repo: str) -> str:
     if local.is_file():  # a bundle, cloned into the store once
         st = local.stat()
         return f"bundle {st.st_size} {st.st_mtime_ns}"
-    git_dir = _is_git_dir(local)
+    git_dir = git.git_dir_of(local)
     return objects_state(git_dir) if git_dir is not None else ""
 
 

@@ -37,6 +37,15 @@ _TRANSFER_CONFIG = ("-c", "protocol.allow=never", "-c", "protocol.https.allow=al
                     "-c", "core.fsmonitor=false")
 
 
+def git_dir_of(path: Path) -> Path | None:
+    """The git directory of a bare repository or a clone at `path` (None: neither)."""
+    if (path / "HEAD").is_file() and (path / "objects").is_dir():
+        return path
+    if (path / ".git" / "HEAD").is_file():
+        return path / ".git"
+    return None
+
+
 def run(git_dir: Path, *args: str, input: bytes | None = None,
         timeout: float = READ_TIMEOUT) -> subprocess.CompletedProcess[bytes]:
     """A read-only git command on `git_dir` (never raises on a non-zero exit)."""

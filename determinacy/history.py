@@ -271,9 +271,8 @@ def open_repo(cfg: Config) -> Path:
     path = cfg.resolve(cfg.source.git or "")
     where = cfg.file or cfg.root
     if path.is_dir():
-        for gd in (path, path / ".git"):
-            if (gd / "HEAD").is_file() and (gd / "objects").is_dir():
-                return gd
+        if (gd := git.git_dir_of(path)) is not None:
+            return gd
         raise ConfigError(where, "source.git", f"{path} is not a git repository")
     if not path.is_file():
         raise ConfigError(where, "source.git", f"{path} does not exist")
