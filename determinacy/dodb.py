@@ -8,7 +8,6 @@ a cache: the store's action cache is what guarantees nothing is computed twice.
 from __future__ import annotations
 
 import sqlite3
-import sys
 import threading
 import time
 from typing import Any
@@ -199,7 +198,3 @@ class ProgressReporter(ConsoleReporter):
                 f"{s['errors_raised']} errors raised; actions {s['actions_computed']} "
                 f"computed, {s['actions_cached']} from the cache\n")
         super().complete_run()
-
-
-def stdout_is_tty() -> bool:
-    return sys.stdout.isatty()

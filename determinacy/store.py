@@ -184,9 +184,6 @@ class Store:
             self.stats.add(key.phase, cached=False)
             return out
 
-    def cached_phases(self) -> int:
-        return sum(1 for _ in (self.root / "ac").glob("*/*.json"))
-
     def check_writable(self) -> None:
         """Fail at once, naming the cause, rather than midway (or as a "corrupted" doit db)."""
         probe = self.root / "locks" / ".write-probe"

@@ -74,11 +74,6 @@ def upto(revs: list[ValidityRevision], revision: int | None) -> list[ValidityRev
     return revs[:revision]
 
 
-def states(applied: list[ValidityRevision]) -> dict[str, str]:
-    """instance_id -> validity set by the applied revisions (the last one wins)."""
-    return {r.instance_id: r.validity for r in applied}
-
-
 def set_validity(store: Store, benchmark: str, instance_id: str, validity: State,
                  reason: str, author: str | None) -> tuple[ValidityRevision, str]:
     """Append the revision that makes `instance_id` (a task of the stored audit) `validity`.
