@@ -216,8 +216,8 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
 
 
 def _report(con: Any, run: dict[str, Any]) -> str:
-    spine_cols, spine = rows(con, query_text("report_spine"))
-    s = dict(zip(spine_cols, spine[0]))
+    s = dicts(con, query_text("report_spine"))[0]
+    groups = _group_tables(con)
     out = _header("Determinacy report", run)
     if run["description"]:
         out += [run["description"], ""]
@@ -252,7 +252,7 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         *_history_section(con),
         "## By repository",
         "",
-        _group_table(con, "repository"),
+        groups["repository"],
         "![Per repository: the claimable rate (a floor) and the screen's GAP rate (an upper "
         "bound), with their Wilson 95% intervals](claimable.png)",
         "",
@@ -260,7 +260,7 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "",
         "A case's language is the one most of its shared constants are written in.",
         "",
-        _group_table(con, "language"),
+        groups["language"],
         "## Verdicts",
         "",
         md_table(*rows(con, query_text("report_tiers"))),
@@ -337,10 +337,11 @@ def _plot_rows(con: Any) -> list[dict[str, Any]]:
     return dicts(con, query_text("report_plot"))
 
 
-def _group_table(con: Any, dimension: str) -> str:
+def _group_tables(con: Any) -> dict[str, str]:
+    """REPORT.md's table for each dimension of queries/report_groups.sql (one query)."""
     cols, data = rows(con, query_text("report_groups"))
-    mine = [r[1:] for r in data if r[0] == dimension]
-    return md_table([dimension, *cols[2:]], mine)
+    return {d: md_table([d, *cols[2:]], [r[1:] for r in data if r[0] == d])
+            for d in ("repository", "language")}
 
 
 def _report_json(con: Any, run: dict[str, Any]) -> str:
