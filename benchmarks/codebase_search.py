@@ -10,7 +10,8 @@ on the same inputs, by:
   (a) a fresh `git worktree add --detach` per task, one `rg -F -l` per constant, worktree removed;
   (b) one checkout switched per task (`git checkout -f --detach`), one `rg -F -l` per constant;
   (c) one `git grep -F -q --text` per constant per commit, on the mirror;
-  (d) the tool: per repository one `search.Engine.ensure` over every task's tree and
+  (d) the tool: per repository its trees listed (one `codebase.survey` first, as the `search`
+      task does), one `search.Engine.ensure` over every task's tree and
       constants (the `search` task), then `Engine.find` per task (the `codebase` phase); first
       on an empty store with the blob cache cleared (cold), then a new engine on the same
       store (warm: served from the stored batches).
@@ -233,6 +234,8 @@ def method_d(cases: list[Case], listing: list[float], store: Store) -> set[Pair]
     engine = search.Engine(store)
     trees = {}
     t = time.perf_counter()
+    for git_dir in dict.fromkeys(c.git_dir for c in cases):
+        codebase.survey(git_dir, sorted({c.commit for c in cases if c.git_dir == git_dir}))
     for c in cases:
         trees[c.index] = codebase.list_tree(c.git_dir, c.commit)
     listing[0] += time.perf_counter() - t

@@ -286,19 +286,37 @@ def list_tree(git_dir: Path, commit: str, state: str | None = None) -> Tree:
     with objects.lock:
         entries = objects.entries(commit)
         blobs = [e.sha for e in entries if e.kind == "blob"]
-        missing = objects.missing(blobs) if not objects.partial else None
+        missing = objects.missing(blobs) if not objects.partial else objects.known(blobs)
     if missing is None:  # a partial clone: ask in the way that never fetches
-        missing = _missing_objects(git_dir, commit) & frozenset(blobs)
+        survey(git_dir, [commit], state)
+        with objects.lock:
+            missing = objects.known(blobs)
+        if missing is None:
+            raise CaseError(f"incomplete tree: cannot tell which objects at {commit} the "
+                            "mirror holds", transient=True)
     return Tree(git_dir=git_dir, commit=commit, entries=entries, missing=missing)
 
 
-def _missing_objects(git_dir: Path, commit: str) -> frozenset[str]:
-    # `--missing=print` lists what is absent without fetching it (a partial clone would).
-    r = git.run(git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", commit)
+def survey(git_dir: Path, commits: Sequence[str], state: str | None = None) -> None:
+    """In a partial clone, learn which objects of the trees at `commits` the store holds,
+    through one `rev-list --missing=print` (which lists what is absent without fetching it):
+    asked per tree, the process costs more than the answer. Elsewhere it does nothing: a
+    blob's presence is asked of `cat-file --batch-check` as its tree is listed."""
+    objects = _objects(git_dir, objects_state(git_dir) if state is None else state)
+    if not objects.partial or not commits:
+        return
+    r = git.run(git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", "--stdin",
+                input="".join(f"{c}\n" for c in commits).encode())
     if r.returncode != 0:
-        raise CaseError(f"incomplete tree: cannot list the objects at {commit} "
+        raise CaseError(f"incomplete tree: cannot list the objects at {commits[0]}"
+                        f"{' and others' if len(commits) > 1 else ''} "
                         f"({git.stderr_reason(r.stderr)})", transient=True)
-    return frozenset(ln[1:].decode() for ln in r.stdout.splitlines() if ln.startswith(b"?"))
+    with objects.lock:
+        for ln in r.stdout.splitlines():
+            if ln.startswith(b"?"):
+                objects.present[ln[1:].decode()] = False
+            elif ln:
+                objects.present[ln[:ln.find(b" ") if b" " in ln else len(ln)].decode()] = True
 
 
 class _Objects:
@@ -313,8 +331,8 @@ class _Objects:
         # so presence is asked of `rev-list --missing=print` instead (`list_tree`).
         self.partial = any((git_dir / "objects" / "pack").glob("*.promisor"))
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
-        self._trees: dict[str, list[Entry]] = {}  # tree sha -> its files (read-only)
-        self._present: dict[str, bool] = {}
+        self._trees: dict[tuple[str, str], list[Entry]] = {}  # (tree, prefix) -> its files
+        self.present: dict[str, bool] = {}  # blob sha -> in the store (asked once)
 
     def _proc(self, mode: str) -> subprocess.Popen[bytes]:
         proc = self._procs.get(mode)
@@ -348,12 +366,15 @@ class _Objects:
             raise CaseError(f"incomplete tree: {commit} is not a commit ({kind})",
                             transient=True)
         root = data[5:data.index(b"\n")].decode()
-        return self._flat(root, commit)
+        return list(self._flat(root, commit))  # a copy: the kept lists are never handed out
 
-    def _flat(self, tree: str, commit: str) -> list[Entry]:
-        """Every file under `tree` (paths relative to it), in `git ls-tree -r` order."""
-        if tree in self._trees:
-            return self._trees[tree]
+    def _flat(self, tree: str, commit: str, prefix: str = "") -> list[Entry]:
+        """Every file under `tree`, its path under `prefix`, in `git ls-tree -r` order. Kept
+        by (tree, prefix): a commit's listing is then made of the lists of the subtrees it
+        shares with others, and only a changed subtree makes new entries."""
+        key = (tree, prefix)
+        if key in self._trees:
+            return self._trees[key]
         kind, data = self._object(tree, commit)
         if kind != "tree":
             raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {tree} "
@@ -368,17 +389,17 @@ class _Objects:
             sha = data[nul + 1:nul + 21].hex()
             at = nul + 21
             if mode == "40000":
-                out.extend(Entry(f"{name}/{p}", m, k, h) for p, m, k, h in self._flat(sha, commit))
+                out.extend(self._flat(sha, commit, f"{prefix}{name}/"))
             else:
-                out.append(Entry(name, mode.zfill(6), "commit" if mode == "160000" else "blob",
-                                 sha))
-        self._trees[tree] = out
+                out.append(Entry(prefix + name, mode.zfill(6),
+                                 "commit" if mode == "160000" else "blob", sha))
+        self._trees[key] = out
         return out
 
     def missing(self, shas: list[str]) -> frozenset[str] | None:
         """The blobs of `shas` the store does not have (asked once each); None when git
         gives no answer (then it is asked of `rev-list`)."""
-        unknown = sorted({s for s in shas if s not in self._present})
+        unknown = sorted({s for s in shas if s not in self.present})
         for i in range(0, len(unknown), 512):  # a pipe's worth each way
             part = unknown[i:i + 512]
             proc = self._proc("--batch-check")
@@ -391,8 +412,15 @@ class _Objects:
                     self.close()  # never a guess: the caller lists the tree another way
                     self.partial = True
                     return None
-                self._present[sha] = answer[1:2] != [b"missing"]
-        return frozenset(s for s in shas if not self._present[s])
+                self.present[sha] = answer[1:2] != [b"missing"]
+        return frozenset(s for s in shas if not self.present[s])
+
+    def known(self, shas: list[str]) -> frozenset[str] | None:
+        """The blobs of `shas` a survey found missing; None unless it saw every one."""
+        present = self.present
+        if any(s not in present for s in shas):
+            return None
+        return frozenset(s for s in shas if not present[s])
 
 
 # The readers of the few repositories in use (each holds two git processes).
@@ -432,8 +460,18 @@ def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
     """The tree of `repo` at `commit` (cloning or fetching once when needed): what every
     search and read at base_commit starts from. The phases of one case each open it: the
     listing is kept for as long as the object store is unchanged."""
+    return listed(*resolve(store, cfg, repo, commit))
+
+
+def resolve(store: Store, cfg: Config, repo: str, commit: str) -> tuple[Path, str]:
+    """The mirror of `repo` (cloned or fetched once when needed) and the full sha of
+    `commit` in it."""
     git_dir, may_fetch = ensure_mirror(store, cfg, repo)
-    sha = resolve_commit(store, cfg, git_dir, repo, commit, may_fetch)
+    return git_dir, resolve_commit(store, cfg, git_dir, repo, commit, may_fetch)
+
+
+def listed(git_dir: Path, sha: str) -> Tree:
+    """The tree at a resolved commit, kept for as long as the object store is unchanged."""
     return _listed(git_dir, sha, objects_state(git_dir))
 
 

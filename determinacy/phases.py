@@ -11,6 +11,7 @@ the ref's bytes alone and downstream phases stay up to date.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from pathlib import Path
@@ -167,6 +168,7 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
     engine = search.engine(store)
     wants: list[tuple[frozenset[str], list[str]]] = []
     marks: list[str] = []
+    todo: list[tuple[str, list[str], str]] = []
     git_dir: Path | None = None
     state = codebase.mirror_state(cfg, repo)
     for task, propose_ref in cases:
@@ -184,14 +186,22 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         if not patterns or engine.marked(repo, mark):
             continue
         try:
-            tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+            git_dir, sha = codebase.resolve(store, cfg, task.repo, task.base_commit)
         except PhaseFailure:
             continue  # the case's codebase phase reports it
-        git_dir = tree.git_dir
+        todo.append((sha, patterns, mark))
+    if git_dir is None:
+        return
+    with contextlib.suppress(PhaseFailure):  # else each tree is asked for on its own
+        codebase.survey(git_dir, sorted({sha for sha, _, _ in todo}))
+    for sha, patterns, mark in todo:
+        try:
+            tree = codebase.listed(git_dir, sha)
+        except PhaseFailure:
+            continue
         wants.append((tree.blobs(skipped(cfg)), patterns))
         marks.append(mark)
-    if git_dir is not None:
-        engine.ensure(git_dir, repo, wants)
+    engine.ensure(git_dir, repo, wants)
     engine.mark(repo, marks)
 
 

@@ -150,13 +150,14 @@ class CodebaseSearch(Record, kw_only=True):
 class SearchBatch(Record, kw_only=True):
     """One pass of the codebase search engine: every constant of `constants` looked for in
     every blob of the object `blobs` (sorted blob shas, one per line). The pairs it covers are
-    never searched again; `hits` name (blob index, constant index). A `variant` batch looks
-    for identifiers in other letter case, in blobs that do not hold them exactly."""
+    never searched again; `found[i]` lists the blobs (indices) holding `constants[i]`. A
+    `variant` batch looks for identifiers in other letter case, in blobs that do not hold
+    them exactly."""
 
     blobs: str  # object hash of the blob list
     constants: list[str]
     variant: bool = False
-    hits: list[tuple[int, int]] = []
+    found: list[list[int]] = []
 
 
 class Check(Record, kw_only=True):

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from click.testing import CliRunner
@@ -299,6 +300,35 @@ def test_partial_clone_mirror_never_runs_its_commands_or_fetches(tmp_path: Path)
     assert v["verdict"] == "ERROR" and "data/big.bin (missing blob" in v["error"], v
     assert not marker.exists()
     assert snapshot(mirror) == before
+
+
+def test_a_partial_clone_is_surveyed_once_for_many_trees(tmp_path: Path) -> None:
+    """In a partial clone, which blobs are missing is asked of `rev-list --missing=print`
+    once for every tree of a repository, and gives each tree the same missing blobs as
+    asking for that tree alone."""
+    src = tmp_path / "src"
+    first = make_repo(src, {"small.txt": "a\n", "big1.bin": "x" * 4000})
+    second = commit(src, {"big2.bin": "y" * 5000, "small.txt": "b\n"})
+    git(src, "config", "uploadpack.allowfilter", "true")
+    mirror = tmp_path / "m.git"
+    git(tmp_path, "clone", "-q", "--bare", "--filter=blob:limit=1k", f"file://{src}",
+        str(mirror))
+    alone = {sha: codebase.list_tree(mirror, sha).missing for sha in (first, second)}
+    assert len(alone[first]) == 1 and len(alone[second]) == 2
+    codebase._close_objects()
+    codebase._OBJECTS.clear()
+    real = gitcmd.run
+    calls: list[tuple[str, ...]] = []
+
+    def counted(git_dir: Path, *args: str, **kw: Any) -> subprocess.CompletedProcess[bytes]:
+        calls.append(args)
+        return real(git_dir, *args, **kw)
+
+    with mock.patch.object(gitcmd, "run", counted):
+        codebase.survey(mirror, [first, second])
+        together = {sha: codebase.list_tree(mirror, sha).missing for sha in (first, second)}
+    assert together == alone
+    assert [a[0] for a in calls] == ["rev-list"]
 
 
 @pytest.mark.parametrize("url, why", [

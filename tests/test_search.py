@@ -315,6 +315,6 @@ def test_a_damaged_batch_is_never_trusted(tmp_path: Path) -> None:
                and p.parent.name != "marks"]
     obj = store.root / "objects" / batch.name[:2] / batch.name
     original = obj.read_bytes()
-    assert b'"hits":[[0,0]]' in original
-    obj.write_bytes(original.replace(b'"hits":[[0,0]]', b'"hits":[]'))
+    assert b'"found":[[0]]' in original
+    obj.write_bytes(original.replace(b'"found":[[0]]', b'"found":[[]]'))
     assert Engine(store).find(tree, REPO, ["needle"]).hits == {"needle": "a.txt:1"}

@@ -28,7 +28,7 @@ from determinacy.store import Store, atomic_write, digest
 
 # Bump when what a hit means changes (the forms searched, how lines count): old batches are
 # then never read again.
-VERSION = "1"
+VERSION = "2"
 # Blobs are scanned in windows of about this many bytes (bounded memory, work for each core).
 WINDOW = 4 << 20
 
@@ -59,10 +59,11 @@ class _Cache:
     def add(self, batch: SearchBatch, blobs: list[str]) -> None:
         n = len(self.blobsets)
         self.blobsets.append(frozenset(blobs))
-        for c in batch.constants:
+        for c, holding in zip(batch.constants, batch.found, strict=True):
             self.batches_of.setdefault((batch.variant, c), []).append(n)
-        for b, c in batch.hits:
-            self.hits.setdefault((batch.variant, batch.constants[c]), set()).add(blobs[b])
+            if holding:
+                self.hits.setdefault((batch.variant, c), set()).update(
+                    [blobs[b] for b in holding])
         self.unions.clear()
 
     def covered(self, pair: Pair) -> frozenset[str]:
@@ -140,6 +141,8 @@ class Engine:
             if digest(data) != name or digest(listing) != batch.blobs:
                 continue
             blobs = listing.decode("ascii", "replace").split()
+            if len(batch.found) != len(batch.constants):
+                continue
             cache.loaded.add(name)
             cache.add(batch, blobs)
 
@@ -229,15 +232,16 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
     next ones; at most a few windows are held at once."""
     scanner = Scanner(constants, variant)
     read: list[str] = []
-    hits: list[tuple[int, int]] = []
+    found: list[list[int]] = [[] for _ in constants]
     kept: dict[int, bytes] = {}  # blobs scanned, not yet collected
 
     def scan(window: list[bytes]) -> list[set[int]]:
         return [scanner.scan(d) for d in window]
 
     def collect(start: int, done: Future[list[set[int]]]) -> None:
-        for b, found in enumerate(done.result(), start):
-            hits.extend((b, c) for c in sorted(found))
+        for b, holds in enumerate(done.result(), start):
+            for c in holds:
+                found[c].append(b)
             # Kept at hand: the variant pass reads the same blobs, and a case shows a line.
             codebase.BLOBS.put(read[b], kept.pop(b))
 
@@ -262,7 +266,7 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
             pending.append((len(read) - len(window), pool.submit(scan, window)))
         while pending:
             collect(*pending.popleft())
-    return SearchBatch(blobs="", constants=constants, variant=variant, hits=hits), read
+    return SearchBatch(blobs="", constants=constants, variant=variant, found=found), read
 
 
 _ENGINES: dict[str, Engine] = {}

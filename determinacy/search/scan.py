@@ -8,6 +8,7 @@ for the reader, never a hit.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Sequence
 
@@ -57,6 +58,9 @@ class _Automaton:
         self._ids: list[list[int]] = [[] for _ in distinct]
         for p, i in zip(patterns, ids):
             self._ids[slot[p]].append(i)
+        # Slot n stands for constant n alone (distinct sorted constants, the usual batch):
+        # the slots found are the answer.
+        self._same = all(ids == [n] for n, ids in enumerate(self._ids))
         self._ac = ahocorasick_rs.BytesAhoCorasick(
             distinct, implementation=ahocorasick_rs.Implementation.DFA) if distinct else None
 
@@ -64,8 +68,13 @@ class _Automaton:
         if self._ac is None:
             return set()
         # Overlapping: a constant inside or across another one's match is still reported.
-        slots = {m[0] for m in self._ac.find_matches_as_indexes(data, overlapping=True)}
+        slots = set(map(_FIRST, self._ac.find_matches_as_indexes(data, overlapping=True)))
+        if self._same:
+            return slots
         return {i for s in slots for i in self._ids[s]}
+
+
+_FIRST = operator.itemgetter(0)
 
 
 def first_line(data: bytes, constant: str, variant: bool = False) -> int:
