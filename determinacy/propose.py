@@ -14,6 +14,7 @@ one pass finds every candidate it ever will.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -119,7 +120,7 @@ def _occurrences(fd: FileDiff, img: PostImage | None) -> tuple[list[Occ], Any]:
                     language=datafiles.format_of(fd.path), fragment=img.fragment,
                     asserting=golden)
                 for i in datafiles.items(fd.path, img.text) if i.line in img.added], None
-    facts = languages.analyze(fd.path, img.text) if img is not None else None
+    facts = languages.analyze(fd.path, img.text, img.added) if img is not None else None
     if facts is None or img is None:
         return [Occ(t.value, t.kind, t.path, t.line, _FALLBACK_ROLE.get(t.defines, "use"))
                 for t in added_tokens([fd])], None
@@ -160,6 +161,7 @@ def _side(files: list[FileDiff], read: Callable[[str], str | None] | None) -> Si
 _PARAMS = re.compile(r"\[.*\]$")
 
 
+@functools.lru_cache(maxsize=4096)  # asked for each test block of each file, per id
 def _id_parts(test_id: str) -> tuple[str, str]:
     """(file, test name) of a FAIL_TO_PASS id; either may be ""."""
     t = test_id.strip()

@@ -190,6 +190,26 @@ _CONTROLS = ("def", "local", "import", "use", "member-use", "asserting", "!asser
 
 
 @pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("every", [1, 2, 3, 7])
+def test_tokens_of_some_lines_are_those_of_the_whole_file(name: str, every: int) -> None:
+    """Asked for some lines only (the added lines of a diff), each of their tokens is the
+    very token a whole-file reading gives (same role, scope, owner...): the declarations it
+    depends on are read wherever they are, and so are the definitions elsewhere."""
+    lang = LANGUAGES[name]
+    text = fixture(lang).read_text()
+    whole, _ = extract(lang, text)
+    for offset in range(every):
+        lines = {n for n in range(1, text.count("\n") + 2) if n % every == offset}
+        part, _ = extract(lang, text, lines)
+        assert [t for t in part.tokens if t.line in lines] == \
+            [t for t in whole.tokens if t.line in lines]
+        assert [t for t in part.tokens if t.role == "def"] == \
+            [t for t in whole.tokens if t.role == "def"]
+        assert (part.tests, part.functions, part.calls) == \
+            (whole.tests, whole.functions, whole.calls)
+
+
+@pytest.mark.parametrize("name", ALL)
 def test_fixture_has_every_control(name: str) -> None:
     text = fixture(LANGUAGES[name]).read_text(encoding="utf-8")
     words = {w for a in annotations(text) for w in a.words}

@@ -7,6 +7,7 @@ language, so importing this package imports no tree_sitter.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from importlib.metadata import PackageNotFoundError, version
 
 from determinacy.languages import ecma, go, java, python
@@ -32,14 +33,15 @@ def for_path(path: str) -> Language | None:
     return _BY_EXTENSION.get("." + name.rsplit(".", 1)[-1].lower())
 
 
-def analyze(path: str, text: str) -> FileFacts | None:
-    """The facts of one file's text; None when no language handles `path`."""
+def analyze(path: str, text: str, lines: Collection[int] | None = None) -> FileFacts | None:
+    """The facts of one file's text; None when no language handles `path`. With `lines`,
+    the tokens are those on these lines and every declaring one (`extract`)."""
     lang = for_path(path)
     if lang is None:
         return None
     from determinacy.languages._extract import extract
 
-    return extract(lang, text)[0]
+    return extract(lang, text, lines)[0]
 
 
 def queries_digest() -> str:
