@@ -105,7 +105,7 @@ def main() -> None:
 @store_option
 @runs_option
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Phases run in parallel (threads).")
+              help="Phases run in parallel (threads; the proposer in as many processes).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the summary as JSON on stdout.")
 @click.option("-q", "--quiet", is_flag=True,
@@ -141,7 +141,7 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     """
     from doit.doit_cmd import DoitMain
 
-    from determinacy import dodb
+    from determinacy import dodb, workers
     from determinacy.graph import Audit, DeterminacyLoader, prepare
 
     path = find_config(config)
@@ -164,7 +164,11 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     argv += list(doit_args)
     # Progress goes to stderr; stdout carries only the results (the summary, --json).
     loader = DeterminacyLoader(audit, outstream=sys.stderr, quiet=quiet)
-    rc = DoitMain(loader, config_filenames=()).run(argv)
+    workers.start(jobs)
+    try:
+        rc = DoitMain(loader, config_filenames=()).run(argv)
+    finally:
+        workers.stop()
     if audit.fatal:
         raise audit.fatal[0]
     verdicts = _verdict_counts(audit.store, cfg) if rc == 0 else {}

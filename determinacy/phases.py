@@ -18,12 +18,11 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy import codebase, languages, search
+from determinacy import codebase, languages, search, workers
 from determinacy.config import Config
 from determinacy.errors import CaseError as PhaseFailure
 from determinacy.patches import new_paths, touched_paths
 from determinacy.paths import exclude_pathspecs
-from determinacy.propose import propose
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
@@ -142,9 +141,9 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
 
         def compute() -> bytes:
             tree.preload(touched)  # post-images read these: one git process, not one each
-            return msgspec.json.encode(propose(
-                task.gold_patch, task.test_patch, cfg.policy.test_paths, cfg.policy.min_length,
-                fail_to_pass=task.fail_to_pass, read=tree.read), order="sorted")
+            return workers.proposal(task.gold_patch, task.test_patch, cfg.policy.test_paths,
+                                    cfg.policy.min_length, task.fail_to_pass, tree.read,
+                                    touched)
 
         h = store.action(key, compute)
         proposal = msgspec.json.decode(store.get(h), type=Proposal)

@@ -212,3 +212,28 @@ def test_ospec_tests_and_assertions(tmp_path: Path) -> None:
     assert got["free shipping over threshold"].graded_by == \
         ["test/tests/BadgeTest.js | test suite"]
     assert got["eu-west-3"].graded_by == []  # fed in, never asserted
+
+
+def test_a_pool_worker_proposes_what_the_caller_would(tmp_path: Path) -> None:
+    """With `--jobs` > 1 the proposer runs in worker processes, handed the files the patches
+    touch: the same bytes as in the caller; a file it was not handed is read by the caller
+    instead of being taken as missing."""
+    from determinacy import workers
+
+    repo = tmp_path / "r"
+    base = make_repo(repo, PY_BASE)
+    gold = diff(repo, base, {"pkg/core.py": PY_BASE["pkg/core.py"]
+                             + "\n\ndef make_widget():\n    return 'WIDGET_KIND'\n"})
+    test = diff(repo, base, {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+                             + "\n\ndef test_widget():\n    from pkg.core import make_widget\n"
+                             "    assert make_widget() == 'WIDGET_KIND'\n"})
+    tree = codebase.list_tree(repo / ".git", base)
+    args = (gold, test, DEFAULT_TEST_PATHS, 3, ["tests/test_core.py::test_widget"], tree.read)
+    here = workers.proposal(*args, ["pkg/core.py", "tests/test_core.py"])
+    assert b"WIDGET_KIND" in here
+    workers.start(2)
+    try:
+        assert workers.proposal(*args, ["pkg/core.py", "tests/test_core.py"]) == here
+        assert workers.proposal(*args, ["pkg/core.py"]) == here  # the test file: not handed
+    finally:
+        workers.stop()

@@ -1,0 +1,77 @@
+"""Processes for the proposer, the one phase that is pure Python work on the CPU: the run's
+threads (`--jobs`) share one interpreter lock, so its parses would otherwise take turns.
+
+A call hands a worker everything it reads (the patches and the base files they touch) and
+takes back the encoded proposal. Without a pool (`--jobs 1`, tests, other commands) the
+same function runs in the calling thread. A worker that asks for a file it was not handed
+says so, and the call is made again in the caller, whose reader has the whole tree.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import msgspec
+
+from determinacy.propose import propose
+
+_POOL: ProcessPoolExecutor | None = None
+_LOCK = threading.Lock()
+
+
+class _Unlisted(Exception):
+    """A worker's proposer asked for a file the caller did not hand it."""
+
+
+def start(jobs: int) -> None:
+    """A pool of `jobs` processes for the run (none for one job). Spawned, not forked: the
+    run has threads, and a forked child inherits their locks in whatever state."""
+    global _POOL
+    with _LOCK:
+        if jobs > 1 and _POOL is None:
+            _POOL = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+
+
+def stop() -> None:
+    global _POOL
+    with _LOCK:
+        pool, _POOL = _POOL, None
+    if pool is not None:
+        pool.shutdown(cancel_futures=True)
+
+
+def proposal(gold: str, test: str, test_paths: Sequence[str], min_length: int,
+             fail_to_pass: Sequence[str], read: Callable[[str], str | None],
+             paths: Iterable[str]) -> bytes:
+    """The encoded proposal of `propose`, whose post-images read base files through `read`:
+    in a worker when the run has a pool (handed the texts of `paths`, the files the patches
+    touch), else here. (`propose` reports a bad patch in the proposal, never by raising.)"""
+    args = (gold, test, list(test_paths), min_length, list(fail_to_pass))
+    pool = _POOL
+    if pool is not None:
+        texts = {p: read(p) for p in sorted(paths)}
+        try:
+            return pool.submit(_in_worker, *args, texts).result()
+        except (BrokenProcessPool, _Unlisted):
+            pass  # computed here instead (a worker died, or needed another file)
+    return _propose(*args, read)
+
+
+def _in_worker(gold: str, test: str, test_paths: list[str], min_length: int,
+               fail_to_pass: list[str], texts: dict[str, str | None]) -> bytes:
+    def read(path: str) -> str | None:
+        if path not in texts:
+            raise _Unlisted(path)
+        return texts[path]
+
+    return _propose(gold, test, test_paths, min_length, fail_to_pass, read)
+
+
+def _propose(gold: str, test: str, test_paths: list[str], min_length: int,
+             fail_to_pass: list[str], read: Callable[[str], str | None]) -> bytes:
+    return msgspec.json.encode(propose(gold, test, test_paths, min_length,
+                                       fail_to_pass=fail_to_pass, read=read), order="sorted")
