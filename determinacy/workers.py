@@ -20,6 +20,7 @@ import msgspec
 from determinacy.propose import propose
 
 _POOL: ProcessPoolExecutor | None = None
+_JOBS = 1
 _LOCK = threading.Lock()
 
 
@@ -28,18 +29,27 @@ class _Unlisted(Exception):
 
 
 def start(jobs: int) -> None:
-    """A pool of `jobs` processes for the run (none for one job). Spawned, not forked: the
-    run has threads, and a forked child inherits their locks in whatever state."""
+    """Let the run's proposals use `jobs` processes (none for one job). They start with the
+    first proposal, so a run with nothing to propose starts none."""
+    global _JOBS
+    with _LOCK:
+        _JOBS = jobs
+
+
+def _pool() -> ProcessPoolExecutor | None:
+    """Spawned, not forked: the run has threads, and a forked child inherits their locks in
+    whatever state."""
     global _POOL
     with _LOCK:
-        if jobs > 1 and _POOL is None:
-            _POOL = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        if _JOBS > 1 and _POOL is None:
+            _POOL = ProcessPoolExecutor(_JOBS, mp_context=multiprocessing.get_context("spawn"))
+        return _POOL
 
 
 def stop() -> None:
-    global _POOL
+    global _POOL, _JOBS
     with _LOCK:
-        pool, _POOL = _POOL, None
+        pool, _POOL, _JOBS = _POOL, None, 1
     if pool is not None:
         pool.shutdown(cancel_futures=True)
 
@@ -51,7 +61,7 @@ def proposal(gold: str, test: str, test_paths: Sequence[str], min_length: int,
     in a worker when the run has a pool (handed the texts of `paths`, the files the patches
     touch), else here. (`propose` reports a bad patch in the proposal, never by raising.)"""
     args = (gold, test, list(test_paths), min_length, list(fail_to_pass))
-    pool = _POOL
+    pool = _pool()
     if pool is not None:
         texts = {p: read(p) for p in sorted(paths)}
         try:
