@@ -237,26 +237,6 @@ def test_engine_answers_as_git_grep(history: History) -> None:
         assert _files(root) == before
 
 
-def test_a_large_pass_scans_in_worker_processes_and_answers_the_same(tmp_path: Path) -> None:
-    """A pass over many blobs is scanned in spawned worker processes: the same answers as
-    scanning in the calling process, hits and case variants alike."""
-    files = {f"f{n:03}.txt": f"line {n}\n" + ("getUserId here\n" if n % 7 == 0 else "")
-             + ("GETUSERNAME\n" if n == 50 else "") for n in range(120)}
-    sha = make_repo(tmp_path / "r", files)
-    tree = list_tree(tmp_path / "r" / ".git", sha)
-    constants = ["getUserId", "getUserName", "line 11", "absent_name"]
-    here = Engine(None).find(tree, REPO, constants)
-    assert here.hits["getUserId"] == "f000.txt:2" and "getUserName" in here.variants
-    pool = ENGINE._processes()
-    assert pool is not None, "two cores or more: the suite runs where processes help"
-    with mock.patch.object(ENGINE, "POOL_BLOBS", 10), \
-            mock.patch.object(ENGINE, "WINDOW", 64), \
-            mock.patch.object(pool, "submit", wraps=pool.submit) as sent:
-        there = Engine(None).find(tree, REPO, constants)
-    assert sent.call_count >= 2  # windows of the exact pass and of the variant pass
-    assert there == here
-
-
 # ---- case variants --------------------------------------------------------------------------
 
 def test_case_variants_are_shown_where_they_are_and_never_count_as_hits(tmp_path: Path) -> None:

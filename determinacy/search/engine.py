@@ -10,14 +10,11 @@ covers nothing: absence stays unknown wherever it is (callers fail closed).
 
 from __future__ import annotations
 
-import atexit
-import multiprocessing
 import os
 import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,13 +23,7 @@ import msgspec
 from determinacy import codebase
 from determinacy.errors import CaseError
 from determinacy.records import SearchBatch
-from determinacy.search.scan import (
-    IDENTIFIER,
-    Scanner,
-    first_line,
-    scan_window,
-    searchable_constant,
-)
+from determinacy.search.scan import IDENTIFIER, Scanner, first_line, searchable_constant
 from determinacy.store import Store, atomic_write, digest
 
 # Bump when what a hit means changes (the forms searched, how lines count): old batches are
@@ -40,9 +31,6 @@ from determinacy.store import Store, atomic_write, digest
 VERSION = "2"
 # Blobs are scanned in windows of about this many bytes (bounded memory, work for each core).
 WINDOW = 4 << 20
-# A pass over at least this many blobs is scanned in worker processes (starting them costs
-# about what scanning a few hundred blobs does).
-POOL_BLOBS = 1024
 
 
 @dataclass(frozen=True)
@@ -239,44 +227,29 @@ class Engine:
 def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
             ) -> tuple[SearchBatch, list[str]]:
     """Every blob streamed once, every constant looked for in it: the batch and the blobs
-    actually read (in order; the batch's indices refer to them). Windows of blobs are
-    scanned while git streams the next ones, at most a few held at once: in worker processes
-    for a large pass (the automaton's matches are Python objects, made under the interpreter
-    lock, so threads would take turns), in this process for a small one."""
+    actually read (in order; the batch's indices refer to them). The automaton releases the
+    interpreter lock, so windows of blobs are scanned on every core while git streams the
+    next ones; at most a few windows are held at once."""
     scanner = Scanner(constants, variant)
     read: list[str] = []
     found: list[list[int]] = [[] for _ in constants]
     kept: dict[int, bytes] = {}  # blobs scanned, not yet collected
-    procs = _processes() if len(blobs) >= POOL_BLOBS else None
-    key = tuple(constants)
 
     def scan(window: list[bytes]) -> list[set[int]]:
         return [scanner.scan(d) for d in window]
 
-    def submit(window: list[bytes]) -> Future[list[set[int]]]:
-        if procs is not None:
-            try:
-                return procs.submit(scan_window, key, variant, window)
-            except BrokenProcessPool:
-                pass
-        return threads.submit(scan, window)
-
-    def collect(start: int, window: list[bytes], done: Future[list[set[int]]]) -> None:
-        try:
-            result = done.result()
-        except BrokenProcessPool:  # a worker died: this window is scanned here
-            result = scan(window)
-        for b, holds in enumerate(result, start):
+    def collect(start: int, done: Future[list[set[int]]]) -> None:
+        for b, holds in enumerate(done.result(), start):
             for c in holds:
                 found[c].append(b)
             # Kept at hand: the variant pass reads the same blobs, and a case shows a line.
             codebase.BLOBS.put(read[b], kept.pop(b))
 
     workers = max(1, min(4, os.cpu_count() or 1))
-    pending: deque[tuple[int, list[bytes], Future[list[set[int]]]]] = deque()
+    pending: deque[tuple[int, Future[list[set[int]]]]] = deque()
     window: list[bytes] = []
     size = 0
-    with ThreadPoolExecutor(workers) as threads:
+    with ThreadPoolExecutor(workers) as pool:
         for sha, data in codebase.cat_blobs(git_dir, blobs):
             if data is None:
                 continue
@@ -285,33 +258,15 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
             window.append(data)
             size += len(data)
             if size >= WINDOW:
-                pending.append((len(read) - len(window), window, submit(window)))
+                pending.append((len(read) - len(window), pool.submit(scan, window)))
                 window, size = [], 0
                 while len(pending) > 2 * workers:
                     collect(*pending.popleft())
         if window:
-            pending.append((len(read) - len(window), window, submit(window)))
+            pending.append((len(read) - len(window), pool.submit(scan, window)))
         while pending:
             collect(*pending.popleft())
     return SearchBatch(blobs="", constants=constants, variant=variant, found=found), read
-
-
-_PROCS: list[ProcessPoolExecutor] = []
-_PROCS_LOCK = threading.Lock()
-
-
-def _processes() -> ProcessPoolExecutor | None:
-    """The process's scanning workers, started on the first large pass (None on one core).
-    Spawned, not forked: a run has threads, whose locks a fork would copy in any state."""
-    cores = os.cpu_count() or 1
-    if cores < 2:
-        return None
-    with _PROCS_LOCK:
-        if not _PROCS:
-            _PROCS.append(ProcessPoolExecutor(
-                min(4, cores), mp_context=multiprocessing.get_context("spawn")))
-            atexit.register(_PROCS[0].shutdown, cancel_futures=True)
-        return _PROCS[0]
 
 
 _ENGINES: dict[str, Engine] = {}

@@ -77,21 +77,6 @@ class _Automaton:
 _FIRST = operator.itemgetter(0)
 
 
-_WORKER_SCANNER: dict[tuple[tuple[str, ...], bool], Scanner] = {}
-
-
-def scan_window(constants: tuple[str, ...], variant: bool, window: list[bytes]
-                ) -> list[set[int]]:
-    """`Scanner.scan` of each blob, in a worker process: the automaton is built once for a
-    batch's windows (it keeps the last batch's only)."""
-    key = (constants, variant)
-    scanner = _WORKER_SCANNER.get(key)
-    if scanner is None:
-        _WORKER_SCANNER.clear()
-        scanner = _WORKER_SCANNER[key] = Scanner(constants, variant)
-    return [scanner.scan(d) for d in window]
-
-
 def first_line(data: bytes, constant: str, variant: bool = False) -> int:
     """The 1-based line of the constant's first occurrence in the first searchable form of
     the blob that holds it (any letter case when `variant`); 0 when it does not occur."""
