@@ -328,7 +328,7 @@ class _Objects:
         self.git_dir = git_dir
         self.lock = threading.Lock()
         # A partial clone's missing objects are "promised": asking for one tries a fetch,
-        # so presence is asked of `rev-list --missing=print` instead (`list_tree`).
+        # so presence is asked of `rev-list --missing=print` instead (`survey`).
         self.partial = any((git_dir / "objects" / "pack").glob("*.promisor"))
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
         self._trees: dict[tuple[str, str], list[Entry]] = {}  # (tree, prefix) -> its files
