@@ -227,9 +227,11 @@ class Engine:
 def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
             ) -> tuple[SearchBatch, list[str]]:
     """Every blob streamed once, every constant looked for in it: the batch and the blobs
-    actually read (in order; the batch's indices refer to them). The automaton releases the
-    interpreter lock, so windows of blobs are scanned on every core while git streams the
-    next ones; at most a few windows are held at once."""
+    actually read (in order; the batch's indices refer to them). Windows of blobs are
+    scanned while git inflates the next ones; at most a few are held at once. (The automaton
+    searches without the interpreter lock but makes each match a Python object under it: on
+    a pass with millions of matches, more scanning threads, or worker processes fed through
+    pipes, measured no faster than one.)"""
     scanner = Scanner(constants, variant)
     read: list[str] = []
     found: list[list[int]] = [[] for _ in constants]
