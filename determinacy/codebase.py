@@ -131,6 +131,11 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
     name = commit.strip().lower()
     if not _HEX.fullmatch(name):
         raise CaseError(f"base commit {commit!r} is not a commit hash")
+    # Each phase of a case resolves it: the answer holds while the object store is unchanged
+    # (a fetch could make a short sha ambiguous). Only a found commit is kept.
+    key = (git_dir, name, objects_state(git_dir))
+    if key in _RESOLVED:
+        return _RESOLVED[key]
     sha = _commit_of(git_dir, name)
     if sha is None and may_fetch:
         owner, repo_name = split_repo(repo)
@@ -142,7 +147,11 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
         raise CaseError(f"base commit {commit} does not exist in {repo}"
                         + (" (not even after a fetch)" if may_fetch else " (local mirror)"),
                         transient=True)
+    _RESOLVED[(git_dir, name, objects_state(git_dir))] = sha
     return sha
+
+
+_RESOLVED: dict[tuple[Path, str, str], str] = {}
 
 
 class Entry(NamedTuple):  # a tuple: a large tree has tens of thousands
