@@ -10,6 +10,9 @@ says so, and the call is made again in the caller, whose reader has the whole tr
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
+import os
+import signal
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -42,8 +45,23 @@ def _pool() -> ProcessPoolExecutor | None:
     global _POOL
     with _LOCK:
         if _JOBS > 1 and _POOL is None:
-            _POOL = ProcessPoolExecutor(_JOBS, mp_context=multiprocessing.get_context("spawn"))
+            _POOL = ProcessPoolExecutor(_JOBS, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_worker_setup)
         return _POOL
+
+
+def _worker_setup() -> None:
+    # Ctrl-C reaches the whole process group: the run stops its workers itself (`stop`).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A run killed outright (SIGKILL) stops nothing: a worker would wait for work forever.
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
 
 
 def stop() -> None:

@@ -237,3 +237,48 @@ def test_a_pool_worker_proposes_what_the_caller_would(tmp_path: Path) -> None:
         assert workers.proposal(*args, ["pkg/core.py"]) == here  # the test file: not handed
     finally:
         workers.stop()
+
+
+def test_the_proposer_workers_die_with_a_killed_run(tmp_path: Path) -> None:
+    """A run killed outright (SIGKILL: nothing of it runs again) leaves no worker behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, time\n"
+        "from determinacy import workers\n"
+        "if __name__ == '__main__':\n"
+        "    workers.start(2)\n"
+        "    pool = workers._pool()\n"
+        "    for f in [pool.submit(time.sleep, 0.01) for _ in range(4)]:\n"
+        "        f.result()\n"
+        "    print(*pool._processes, flush=True)\n"
+        "    time.sleep(60)\n")
+    run = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert run.stdout is not None
+        pids = [int(p) for p in run.stdout.readline().split()]
+        assert pids
+        run.send_signal(signal.SIGKILL)
+        run.wait(10)
+    finally:
+        run.kill()
+        run.wait()
+
+    def alive(pid: int) -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        # A zombie is dead (its parent, gone, never reaped it; init will).
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+
+    deadline = time.monotonic() + 5
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in pids)
