@@ -9,6 +9,7 @@ fragment as well as on a whole file, and never fails.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 FORMATS = {".yaml": "yaml", ".yml": "yaml", ".json": "json", ".toml": "toml", ".ini": "ini",
@@ -44,6 +45,8 @@ def _unquote(text: str) -> str:
 
 def _strip_comment(text: str) -> str:
     """Drop a ` #` comment that is outside quotes."""
+    if "#" not in text:
+        return text.rstrip()
     out, quote = [], ""
     for i, ch in enumerate(text):
         if quote:
@@ -67,12 +70,15 @@ def _scalars(text: str) -> list[str]:
     return [_unquote(text)]
 
 
-def items(path: str, text: str) -> list[Item]:
-    """Every key and scalar value of a data file, by line (1-based)."""
+def items(path: str, text: str, lines: Collection[int] | None = None) -> list[Item]:
+    """Every key and scalar value of a data file, by line (1-based); of `lines` only, when
+    given (each line is read on its own)."""
     fmt = format_of(path)
     out: list[Item] = []
     # Lines as a diff counts them (str.splitlines also splits at \x1c, \x85, ...).
     for n, raw in enumerate(text.replace("\r\n", "\n").split("\n"), 1):
+        if lines is not None and n not in lines:
+            continue
         if fmt == "json":
             for m in _JSON_TOKEN.finditer(raw):
                 if m.group(1) is not None:

@@ -119,7 +119,7 @@ def _occurrences(fd: FileDiff, img: PostImage | None) -> tuple[list[Occ], Any]:
                     file_line(img, i.line), "use", decl="key" if i.key else "value",
                     language=datafiles.format_of(fd.path), fragment=img.fragment,
                     asserting=golden)
-                for i in datafiles.items(fd.path, img.text) if i.line in img.added], None
+                for i in datafiles.items(fd.path, img.text, img.added)], None
     facts = languages.analyze(fd.path, img.text, img.added) if img is not None else None
     if facts is None or img is None:
         return [Occ(t.value, t.kind, t.path, t.line, _FALLBACK_ROLE.get(t.defines, "use"))
