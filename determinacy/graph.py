@@ -11,6 +11,7 @@ import functools
 import inspect
 import shlex
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +22,7 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed as _config_changed
 
-from determinacy import __version__, agent, codebase, dodb, phases, search
+from determinacy import __version__, agent, codebase, dodb, phases, search, workers
 from determinacy import agent_phases as ap
 from determinacy.agent_phases import AgentSetup
 from determinacy.config import Config, config_digest, mapped_fields
@@ -210,10 +211,55 @@ def _no_retry(path: str) -> Callable[[], bool]:
     return _nullary(lambda: not phases.ref_needs_retry(path))
 
 
+class _EarlySearch:
+    """A repository's search, started in a thread of its own as soon as the run has made
+    every proposal of the repository, beside the other repositories' proposals (which run in
+    the workers' processes). doit would hand out the search task only after every proposal
+    of the benchmark. Only a head start: the search task still runs `run_search`, which
+    then finds its pairs covered, and reports any failure itself. Without worker processes
+    (`--jobs 1`), or when some proposal of the repository is up to date, nothing starts."""
+
+    def __init__(self, sizes: dict[str, int]):
+        self._left = dict(sizes)
+        self._threads: dict[str, threading.Thread] = {}
+        self._lock = threading.Lock()
+
+    def proposed(self, repo: str, start: Callable[[], None]) -> None:
+        with self._lock:
+            self._left[repo] -= 1
+            if self._left[repo] or not workers.parallel():
+                return
+            # Not a daemon: a run that ends meanwhile waits for the pass, never cuts it.
+            thread = self._threads[repo] = threading.Thread(
+                target=_quietly, args=(start,), name=f"search {repo}")
+        thread.start()
+
+    def join(self, repo: str) -> None:
+        with self._lock:
+            thread = self._threads.pop(repo, None)
+        if thread is not None:
+            thread.join()
+
+
+def _quietly(fn: Callable[[], None]) -> None:
+    with contextlib.suppress(Exception):  # the search task reports it (it runs it again)
+        fn()
+
+
 def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
     """Task creators by doit name. Not called `task_*` on purpose (doit would collect them)."""
     store, cfg = audit.store, audit.cfg
     tasks = audit.loaded.tasks
+
+    by_repo: dict[str, list[Task]] = {}
+    for t in tasks:
+        by_repo.setdefault(t.repo, []).append(t)
+    early = _EarlySearch({repo: len(cases) for repo, cases in by_repo.items()})
+
+    def search_repo(repo: str) -> None:
+        cases = by_repo[repo]
+        phases.run_search(store, cfg, repo,
+                          [(t, Path(audit.ref("propose", t.case_id))) for t in cases])
 
     def task_propose() -> Any:
         """Parse both patches and propose candidate constants."""
@@ -223,7 +269,9 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             inputs = audit.inputs(t)
 
             def action(t: Task = t, out: str = out) -> dict[str, str]:
-                return _origin_error(phases.run_propose(store, cfg, t, Path(out)), "propose")
+                ref = phases.run_propose(store, cfg, t, Path(out))
+                early.proposed(t.repo, functools.partial(search_repo, t.repo))
+                return _origin_error(ref, "propose")
 
             yield {
                 "name": t.case_id, "actions": [action], "targets": [out],
@@ -234,18 +282,14 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                              _no_retry(out)],
             }
 
-    by_repo: dict[str, list[Task]] = {}
-    for t in tasks:
-        by_repo.setdefault(t.repo, []).append(t)
-
     def task_search() -> Any:
         """Search every constant of a repository's cases in one pass over its blobs."""
         for repo, cases in sorted(by_repo.items()):
             refs = [audit.ref("propose", t.case_id) for t in cases]
 
-            def action(repo: str = repo, cases: list[Task] = cases,
-                       refs: list[str] = refs) -> None:
-                phases.run_search(store, cfg, repo, [(t, Path(r)) for t, r in zip(cases, refs)])
+            def action(repo: str = repo) -> None:
+                early.join(repo)
+                search_repo(repo)
 
             yield {
                 "name": repo_name(repo), "actions": [action], "file_dep": refs,
@@ -357,6 +401,10 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
         return {
             "actions": [action],
             "file_dep": [str(audit.source_ref), *settle_refs, *agent_refs],
+            # Ordering only: doit hands out the proposals first, one repository after
+            # another (its file_dep is a set, of no order), so each repository's search can
+            # start early (`_EarlySearch`).
+            "task_dep": [f"propose:{t.case_id}" for t in sorted(tasks, key=lambda t: t.repo)],
             "targets": [str(audit.table(n)) for n in TABLES],
             "uptodate": [_no_retry_any(settle_refs + agent_refs),
                          config_changed({"stored passes": _stored_slots(audit)})],

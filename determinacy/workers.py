@@ -39,6 +39,11 @@ def start(jobs: int) -> None:
         _JOBS = jobs
 
 
+def parallel() -> bool:
+    """Whether proposals run in processes (the run's threads then mostly wait on them)."""
+    return _JOBS > 1
+
+
 def _pool() -> ProcessPoolExecutor | None:
     """Spawned, not forked: the run has threads, and a forked child inherits their locks in
     whatever state."""

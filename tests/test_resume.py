@@ -131,6 +131,40 @@ def test_report_command_and_separate_runs_give_identical_bytes(tmp_path: Path) -
     assert tables(b.store, "demo") == tables(a.store, "demo")
 
 
+def test_two_jobs_start_each_search_early_and_give_the_same_bytes(tmp_path: Path) -> None:
+    """With `--jobs 2` (proposals in worker processes) a repository's search starts in a
+    thread of its own once the run has made its proposals, and the reports and tables are
+    those of a one-job run, byte for byte."""
+    from unittest import mock
+
+    from determinacy import phases
+
+    root = tmp_path / "mirrors"
+    rows = []
+    for repo in ("acme/widgets", "acme/gadgets"):
+        base = widgets_repo(root / repo)
+        for i in range(4):
+            gold, test = new_helper(root / repo, base, fn_name(i), i, inline_import=True)
+            rows.append(row(f"{repo.split('/')[1]}-{i}", base, "Add one more helper.", gold,
+                            test, repo=repo))
+    cfg = write_benchmark(tmp_path / "bench", rows, mirror=f"{root}/{{owner}}/{{name}}")
+    one, two = Audit(tmp_path / "one"), Audit(tmp_path / "two")
+    one.run(cfg)
+    real = phases.run_search
+    threads: list[str] = []
+
+    def recorded(*args: Any, **kw: Any) -> None:
+        threads.append(threading.current_thread().name)
+        real(*args, **kw)
+
+    with mock.patch.object(phases, "run_search", recorded):
+        two.run(cfg, "--jobs", "2")
+    assert sorted(t for t in threads if t.startswith("search ")) == \
+        ["search acme/gadgets", "search acme/widgets"]
+    assert two.files("bench") == one.files("bench")
+    assert tables(two.store, "bench") == tables(one.store, "bench")
+
+
 # -- a change redoes only what depends on it --------------------------------------------------
 
 
