@@ -2,11 +2,16 @@
 
     uv run python benchmarks/audit_speed.py TASKS.jsonl --mirror '/srv/{owner}/{name}.git' \
         [--repo qutebrowser/qutebrowser] [--preset pro|verified] [--jobs 2] [--naive 20] \
-        [--unreadable error|exclude] [--copies K]
+        [--unreadable error|exclude] [--copies K] [--against REV [--rounds N]]
 
 `--copies K` audits K copies of every task under new ids (`<id>-copy2`, ...): what a large
 benchmark costs the graph, the store and the reports once the actions themselves are cached.
 After the no-op rerun it changes one task's prose, reruns, and counts the report files written.
+
+`--against REV` times first runs of the same tasks by the tool at git revision REV of this
+repository (a worktree of it, its own environment through `uv run --project`), alternated with
+this checkout's, N rounds each (default 2), each on an empty store: the speed-up over an
+earlier version, measured in the same session on the same machine.
 
 It also measures the codebase search against the naive approach (one `git grep` per candidate
 constant instead of one search of the tree per case) on the same cases, in the same run, and
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,17 +53,49 @@ def write_config(folder: Path, tasks: Path, mirror: str, preset: str, unreadable
     return cfg
 
 
-def run(cfg: Path, store: Path, runs: Path, jobs: int) -> tuple[float, dict]:
+CLI = ["-c", "from determinacy.cli import main; main()"]
+
+
+def run(cfg: Path, store: Path, runs: Path, jobs: int,
+        python: list[str] | None = None) -> tuple[float, dict]:
+    """One `determinacy run` in a process of its own: seconds, and its JSON summary (an
+    earlier version's, with `python`, may print none: then {})."""
     t = time.perf_counter()
     p = subprocess.run(
-        [sys.executable, "-c", "from determinacy.cli import main; main()", "run", str(cfg),
-         "--store", str(store), "--runs", str(runs), "--jobs", str(jobs), "--json"],
-        capture_output=True, text=True,
+        [*(python or [sys.executable]), *CLI, "run", str(cfg), "--store", str(store),
+         "--runs", str(runs), "--jobs", str(jobs), *([] if python else ["--json"])],
+        capture_output=True, text=True, cwd=cfg.parent,  # not a checkout: `-c` imports from .
     )
     elapsed = time.perf_counter() - t
     if p.returncode not in (0, 3):  # 3: completed, with ERROR cases
         sys.exit(f"run failed ({p.returncode}):\n{p.stderr[-3000:]}")
-    return elapsed, json.loads(p.stdout.strip().splitlines()[-1])
+    return elapsed, json.loads(p.stdout.strip().splitlines()[-1]) if not python else {}
+
+
+def against(rev: str, rounds: int, cfg: Path, folder: Path, jobs: int) -> None:
+    """First runs by revision `rev` and by this checkout, alternated, each on a new store."""
+    here = Path(__file__).resolve().parent.parent
+    tree = folder / "against"
+    subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "--quiet",
+                    str(tree), rev], check=True)
+    try:
+        old_python = ["uv", "run", "--quiet", "--project", str(tree), "python"]
+        subprocess.run([*old_python, "-c", "import determinacy"], check=True,
+                       cwd=folder)  # its environment, made now
+        times: dict[str, list[float]] = {rev: [], "this checkout": []}
+        for n in range(rounds):
+            for name, python in ((rev, old_python), ("this checkout", None)):
+                where = folder / f"against-{n}-{'old' if python else 'new'}"
+                t, _ = run(cfg, where / "store", where / "runs", jobs, python)
+                times[name].append(t)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        for k, v in times.items():
+            print(f"first run by {k}: " + ", ".join(f"{t:.2f} s" for t in v)
+                  + f" (median {med[k]:.2f} s)")
+        print(f"speed-up over {rev}: {med[rev] / med['this checkout']:.2f}x (medians)")
+    finally:
+        subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(tree)],
+                       check=False)
 
 
 def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
@@ -140,6 +178,8 @@ def main() -> None:
     ap.add_argument("--unreadable", choices=["error", "exclude"], default="error",
                     help="policy for blobs the mirror lacks (fetched mirrors lack big files)")
     ap.add_argument("--copies", type=int, default=1, help="audit K copies of every task")
+    ap.add_argument("--against", metavar="REV", help="also time first runs by revision REV")
+    ap.add_argument("--rounds", type=int, default=2, help="alternated runs each, --against")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="determinacy-bench-") as tmp:
         folder = Path(tmp)
@@ -163,6 +203,8 @@ def main() -> None:
         print(f"verdicts: {json.dumps(s1['verdicts'], sort_keys=True)}")
         one_prose_change(tasks, lines, cfg, store, runs, args.jobs)
         naive_vs_batched(store, args.mirror, args.naive)
+        if args.against:
+            against(args.against, args.rounds, cfg, folder, args.jobs)
 
 
 if __name__ == "__main__":
