@@ -143,11 +143,12 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
             git.transfer([f"--git-dir={git_dir}", "fetch", "--quiet", "--prune", "origin"],
                          cwd=git_dir, timeout=cfg.codebase.timeout)
         sha = _commit_of(git_dir, name)
+        key = (git_dir, name, objects_state(git_dir))  # the store the answer is from
     if sha is None:
         raise CaseError(f"base commit {commit} does not exist in {repo}"
                         + (" (not even after a fetch)" if may_fetch else " (local mirror)"),
                         transient=True)
-    _RESOLVED[(git_dir, name, objects_state(git_dir))] = sha
+    _RESOLVED[key] = sha
     return sha
 
 
@@ -325,7 +326,7 @@ def survey(git_dir: Path, commits: Sequence[str], state: str | None = None) -> N
             if ln.startswith(b"?"):
                 objects.present[ln[1:].decode()] = False
             elif ln:
-                objects.present[ln[:ln.find(b" ") if b" " in ln else len(ln)].decode()] = True
+                objects.present[ln.split(b" ", 1)[0].decode()] = True
 
 
 class _Objects:

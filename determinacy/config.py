@@ -313,12 +313,13 @@ def _check_source(path: Path, cfg: Config, raw: dict[str, object]) -> Config:
                                   "expected a glob relative to the dataset's root")
     if src.git is None:
         return cfg
-    for token in src.range.split() or ["(empty)"]:
-        if token.startswith("-") or token == "(empty)":
-            raise ConfigError(path, "source.range", f"{src.range!r} is not a revision range "
-                              "(revisions such as \"v1.0..main\" or \"main\", no options)")
+    tokens = src.range.split()
+    if not tokens or any(t.startswith("-") for t in tokens):
+        raise ConfigError(path, "source.range", f"{src.range!r} is not a revision range "
+                          "(revisions such as \"v1.0..main\" or \"main\", no options)")
     for i, spec in enumerate(src.paths):
-        if not spec.lstrip("!") or "\n" in spec or spec.startswith(":"):
+        # `:` starts git's pathspec magic, after a `!` too (`!:(top)x`): a glob only.
+        if not spec.lstrip("!") or "\n" in spec or spec.removeprefix("!").startswith(":"):
             raise ConfigError(path, f"source.paths[{i}]", "expected a glob (\"!glob\" to leave "
                               "paths out)")
     try:

@@ -87,12 +87,12 @@ def download_split(src: SourceCfg, where: str) -> tuple[list[Path], str]:
     return [folder / f for f in chosen], sha
 
 
-def _names(e: BaseException) -> set[str]:
-    """The class names of an exception and of what caused it."""
-    out: set[str] = set()
+def _chain(e: BaseException) -> list[BaseException]:
+    """An exception and what caused it, down to the error that started it (at most 20)."""
+    out: list[BaseException] = []
     seen: BaseException | None = e
-    while seen is not None and len(out) < 20:
-        out.update(c.__name__ for c in type(seen).__mro__)
+    while seen is not None and len(out) < 20 and all(seen is not x for x in out):
+        out.append(seen)
         seen = seen.__cause__ or seen.__context__
     return out
 
@@ -103,14 +103,10 @@ def _offline() -> bool:
 
 def failure(dataset: str, revision: str | None, e: BaseException) -> str:
     """One line: what went wrong with the download, and the way out."""
-    names = _names(e)
+    chain = _chain(e)
+    names = {c.__name__ for x in chain for c in type(x).__mro__}
     at = f" at revision {revision!r}" if revision else ""
-    root: BaseException = e  # the error that started it (a refused connection, a timeout)
-    for _ in range(20):
-        below = root.__cause__ or root.__context__
-        if below is None:
-            break
-        root = below
+    root = chain[-1]  # the error that started it (a refused connection, a timeout)
     detail = " ".join(f"{type(root).__name__}: {root}".split())
     detail = detail if len(detail) <= 120 else detail[:120] + "…"
     if "RevisionNotFoundError" in names:
@@ -130,7 +126,7 @@ def failure(dataset: str, revision: str | None, e: BaseException) -> str:
                 f"{dataset!r}{at}: run once with the network to fill the cache, or "
                 + _WAY_OUT)
     if names & {"LocalEntryNotFoundError", "ConnectError", "ConnectionError", "TimeoutException",
-                "Timeout", "ProxyError", "OSError", "HfHubHTTPError"}:
+                "Timeout", "ProxyError", "HfHubHTTPError"}:
         return (f"cannot reach the Hugging Face hub for dataset {dataset!r}{at} ({detail}): "
                 "with a warm cache set HF_HUB_OFFLINE=1, or " + _WAY_OUT)
     return f"cannot download dataset {dataset!r}{at}: {type(e).__name__}: {detail}"

@@ -280,8 +280,12 @@ def open_repo(cfg: Config) -> Path:
     key = (str(path.resolve()), st.st_mtime_ns, st.st_size)
     if key not in _CLONES:
         tmp = Path(tempfile.mkdtemp(prefix="determinacy-history-"))
-        p = git.transfer(["clone", "--mirror", "--quiet", "--", str(path), str(tmp / "repo.git")],
-                         cwd=tmp, timeout=cfg.codebase.timeout)
+        try:
+            p = git.transfer(["clone", "--mirror", "--quiet", "--", str(path),
+                              str(tmp / "repo.git")], cwd=tmp, timeout=cfg.codebase.timeout)
+        except CaseError as e:  # a timeout: still a problem of this config's source
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise ConfigError(where, "source.git", f"cannot clone {path}: {e}") from None
         if p.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise ConfigError(where, "source.git", f"{path} is neither a git repository nor a "
@@ -324,17 +328,19 @@ class _Git:
             return f"{stops[0]}..{tips[0]}"
         return " ".join(out)
 
-    def walk(self) -> list[str]:
+    def walk(self, revision: str) -> list[str]:
+        """The first-parent commits of `revision` (what `revision()` resolved the range to:
+        the walk is of the commits the source memo is keyed by, even if a ref moved since)."""
         limit = self.cfg.source.max_commits
         out = self.run("rev-list", "--first-parent", "--no-merges",
                        *([f"--max-count={limit}"] if limit else []), "--end-of-options",
-                       *self.cfg.source.range.split(), *self.pathspecs(), key="source.range")
+                       *revision.split(), *self.pathspecs(), key="source.range")
         return out.decode().split()
 
-    def merges(self, oldest: str | None) -> list[str]:
+    def merges(self, revision: str, oldest: str | None) -> list[str]:
         """First-parent merges of the range (newer than `oldest` when the walk was cut)."""
         out = self.run("rev-list", "--first-parent", "--merges", "--end-of-options",
-                       *self.cfg.source.range.split(), *([f"^{oldest}"] if oldest else []),
+                       *revision.split(), *([f"^{oldest}"] if oldest else []),
                        *self.pathspecs(), key="source.range")
         return out.decode().split()
 
@@ -424,12 +430,14 @@ def rows(cfg: Config) -> Iterator[tuple[int, dict[str, Any]]]:
     yield from mine(cfg)[0]
 
 
-def mine(cfg: Config, limit: int | None = None
+def mine(cfg: Config, limit: int | None = None, revision: str | None = None
          ) -> tuple[list[tuple[int, dict[str, Any]]], list[MinedCommit]]:
-    """The task rows of the walk (at most `limit`) and every commit walked."""
+    """The task rows of the walk (at most `limit`) and every commit walked; `revision`:
+    what `locate` resolved the range to, when the caller has it."""
     g = _Git(cfg, open_repo(cfg))
+    revision = revision or g.revision()
     issues = load_issues(cfg.resolve(cfg.source.issues)) if cfg.source.issues else {}
-    shas = g.walk()
+    shas = g.walk(revision)
     out = Mined()
     for start in range(0, len(shas), _BATCH):
         _mine_batch(g, cfg, issues, shas[start:start + _BATCH], start, out, limit)
@@ -438,7 +446,7 @@ def mine(cfg: Config, limit: int | None = None
             break
     cut = out.stopped or cfg.source.max_commits is not None
     oldest = out.commits[-1].commit if cut and out.commits else None
-    subjects = g.messages(merges := g.merges(oldest))
+    subjects = g.messages(merges := g.merges(revision, oldest))
     for sha in merges:
         out.commits.append(MinedCommit(
             row=0, commit=sha, subject=subjects.get(sha, ([], "", ""))[1],
@@ -505,6 +513,10 @@ def _task_row(cfg: Config, c: _Commit, heur: list[str], patch: str | None,
         if _size(part.text) > cfg.policy.max_patch_bytes:
             return None, (f"the {what} part is {_size(part.text):,} bytes, over "
                           "policy.max_patch_bytes")
+        try:
+            part.text.encode("utf-8")
+        except UnicodeEncodeError:  # decoded with surrogateescape: no row could hold it
+            return None, f"the {what} part is not UTF-8 text"
     new_blob = dict(c.files)
     ids: list[str] = []
     for path, text in tests.sections:

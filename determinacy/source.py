@@ -19,7 +19,7 @@ from typing import Any
 
 import blake3
 
-from determinacy.config import Config, mapped_fields
+from determinacy.config import SOURCE_KINDS, Config, mapped_fields
 from determinacy.errors import ConfigError, RowError
 from determinacy.records import CaseError, MinedCommit, Task
 
@@ -71,8 +71,7 @@ def source_files(cfg: Config) -> tuple[list[Path], str]:
 
 def _source_key(cfg: Config) -> str:
     src = cfg.source
-    return next(f"source.{k}" for k in ("jsonl", "parquet", "csv", "git", "hf_dataset")
-                if getattr(src, k) or k == "hf_dataset")
+    return next((f"source.{k}" for k in SOURCE_KINDS if getattr(src, k)), "source.hf_dataset")
 
 
 def files_digest(cfg: Config, files: list[Path]) -> str:
@@ -614,7 +613,7 @@ def load_tasks(cfg: Config, limit: int | None = None,
         from determinacy import history
 
         # The walk stops once `limit` commits became rows; it records every commit it saw.
-        rows, out.mined = history.mine(cfg, limit)
+        rows, out.mined = history.mine(cfg, limit, revision)
     else:
         rows = iter_rows(cfg, files)
     for n, row in rows:

@@ -231,3 +231,20 @@ def test_the_demo_history_gives_the_expected_tasks_and_verdicts(tmp_path: Path) 
                / "RECEIPT.md").read_text()
     assert "- mined from commit `4f31aa758a5006e8841ba0630c3ff2a384dd4d42`" in receipt
     assert "FAIL_TO_PASS is derived" in receipt
+
+
+def test_a_commit_whose_diff_is_not_utf8_is_discarded_with_its_reason(tmp_path: Path) -> None:
+    """A Latin-1 source file in the diff cannot become a task row: the commit says why,
+    rather than a row that fails to load."""
+    repo = tmp_path / "repo"
+    make_repo(repo, {"pkg/__init__.py": "", "pkg/core.py": CORE, "tests/test_core.py": TEST})
+    (repo / "pkg" / "core.py").write_bytes(CORE.encode() + b"\n\nNAME = '\xe9t\xe9'\n")
+    (repo / "tests" / "test_core.py").write_text(
+        TEST + "\n\ndef test_name():\n    from pkg.core import NAME\n    assert NAME\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Add a name")
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    loaded = load_tasks(load_config(history_config(tmp_path, repo)))
+    assert not loaded.tasks and not loaded.errors
+    [mined] = [c for c in loaded.mined if c.commit == sha]
+    assert not mined.task and mined.discarded == "the source part is not UTF-8 text"
