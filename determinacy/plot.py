@@ -144,9 +144,8 @@ def _legend(ax: Any, entries: int) -> None:
 
 
 def _gap(a: float, b: float) -> float:
-    """a - b in percent points; never below 0 (a Wilson end computed in SQL at k = 0 can be
-    a rounding error below the rate)."""
-    return max(0.0, 100 * (a - b))
+    """a - b in percent points (the Wilson macros keep each end on its side of the rate)."""
+    return 100 * (a - b)
 
 
 def _rows_label(shown: int, total: int, what: str) -> str:

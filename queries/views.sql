@@ -1,17 +1,19 @@
 -- Views over one benchmark's tables. determinacy loads the parquet files as t_tasks,
 -- t_candidates, t_errors and t_run, then runs this file. Every report is a query on these views.
 
+-- Clamped to [0, rate] and [rate, 1]: at k = 0 or k = n the formula's rounding error
+-- would otherwise print as -0.0% or pass 100%.
 CREATE OR REPLACE MACRO wilson_low(k, n) AS
-    CASE WHEN n = 0 THEN NULL ELSE
+    CASE WHEN n = 0 THEN NULL ELSE greatest(0.0, least(k::DOUBLE / n,
         ((k::DOUBLE / n) + 1.96 * 1.96 / (2 * n)
          - 1.96 * sqrt((k::DOUBLE / n) * (1 - k::DOUBLE / n) / n + 1.96 * 1.96 / (4 * n * n)))
-        / (1 + 1.96 * 1.96 / n) END;
+        / (1 + 1.96 * 1.96 / n))) END;
 
 CREATE OR REPLACE MACRO wilson_high(k, n) AS
-    CASE WHEN n = 0 THEN NULL ELSE
+    CASE WHEN n = 0 THEN NULL ELSE least(1.0, greatest(k::DOUBLE / n,
         ((k::DOUBLE / n) + 1.96 * 1.96 / (2 * n)
          + 1.96 * sqrt((k::DOUBLE / n) * (1 - k::DOUBLE / n) / n + 1.96 * 1.96 / (4 * n * n)))
-        / (1 + 1.96 * 1.96 / n) END;
+        / (1 + 1.96 * 1.96 / n))) END;
 
 CREATE OR REPLACE MACRO pct(x) AS
     CASE WHEN x IS NULL THEN '' ELSE printf('%.1f%%', 100.0 * x) END;

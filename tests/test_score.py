@@ -101,6 +101,21 @@ def test_wilson_interval_ends() -> None:
     assert stats.wilson(0, 10)[0] == 0.0 and stats.wilson(10, 10)[1] == 1.0
 
 
+def test_wilson_ends_stay_on_their_side_of_the_rate_in_sql_and_python() -> None:
+    """At k = 0 and k = n the formula's rounding error would print as -0.0% or pass 100%:
+    the SQL macros the reports use and the scores' Python agree, clamped."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute((ROOT / "queries" / "views.sql").read_text().split("CREATE OR REPLACE VIEW")[0])
+    for k, n in [(0, 15), (15, 15), (0, 11), (11, 11), (6, 8), (1, 300)]:
+        low, high, shown = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?), "
+                                       "pct(wilson_low(?, ?))", [k, n] * 3).fetchone()
+        assert 0.0 <= low <= k / n <= high <= 1.0 and not shown.startswith("-")
+        assert (low, high) == pytest.approx(stats.wilson(k, n), abs=1e-12)
+        assert stats.wilson(k, n)[0] <= k / n <= stats.wilson(k, n)[1]
+
+
 def test_exact_mcnemar_is_the_two_sided_binomial_tail() -> None:
     # p = 2 * sum_{i <= min(b, c)} C(b + c, i) / 2^(b + c), capped at 1
     assert stats.mcnemar_exact(3, 1) == (1 + 4) * 2 / 2**4 == 0.625

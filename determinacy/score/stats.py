@@ -16,14 +16,15 @@ def rate(k: int, n: int) -> float | None:
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float | None, float | None]:
-    """Wilson score interval of k successes in n trials (the formula of views.sql)."""
+    """Wilson score interval of k successes in n trials (the formula of views.sql, clamped
+    as there to [0, rate] and [rate, 1])."""
     if n == 0:
         return None, None
     p = k / n
     centre = p + z * z / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     scale = 1 + z * z / n
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+    return max(0.0, min(p, (centre - spread) / scale)), min(1.0, max(p, (centre + spread) / scale))
 
 
 def sensitivity(passed: int, disputed_passed: int, disputed: int,
