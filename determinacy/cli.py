@@ -411,7 +411,7 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
             raise click.UsageError("give QUERY or --file, not both")
         query = query_file.read()
     cfg = _load(config)
-    con = connect(_store(store_dir, cfg), cfg.name)
+    con = connect(_store(store_dir, cfg), cfg.name, scores=True)
     if not query:
         query = ("SELECT table_name AS view, string_agg(column_name, ', ' ORDER BY "
                  "ordinal_position) AS columns FROM information_schema.columns WHERE table_name "

@@ -35,8 +35,10 @@ def query_text(name: str) -> str:
     return (queries_dir() / f"{name}.sql").read_text(encoding="utf-8")
 
 
-def connect(store: Store, benchmark: str) -> Any:
-    """An in-memory DuckDB with the benchmark's tables and the views of queries/views.sql."""
+def connect(store: Store, benchmark: str, scores: bool = False) -> Any:
+    """An in-memory DuckDB with the benchmark's tables and the views of queries/views.sql.
+    The `scores` view is empty unless `scores` (the stored score sets grow with every
+    `determinacy score`, and only a query of them needs them read)."""
     import duckdb
 
     folder = store.tables(benchmark)
@@ -52,7 +54,7 @@ def connect(store: Store, benchmark: str) -> Any:
     # The stored scores (`determinacy score`): an empty table when nothing was scored.
     from determinacy.score.stored import register
 
-    register(con, store, benchmark)
+    register(con, store, benchmark, filled=scores)
     con.execute(query_text("views"))
     return con
 

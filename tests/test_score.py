@@ -373,3 +373,18 @@ def test_the_shipped_demo_results_score_as_the_readme_shows(demo_audit: Audit,
     png = plot.scores_png(s)
     assert png == (a.runs / "demo" / "scores.png").read_bytes()
     assert set(plot.png_text(png)) == {"determinacy"}
+
+
+def test_a_stored_score_set_this_version_cannot_read_is_named_and_stops_only_sql(
+        audit: Audit) -> None:
+    """The `scores` view reads every stored score set; one it cannot read is named. The
+    commands that never query scores (report, verify, ...) do not read them at all."""
+    damaged = audit.store / "scores" / "demo" / "scores" / "0000.json"
+    damaged.parent.mkdir(parents=True, exist_ok=True)
+    damaged.write_text('{"models": []}')
+    res = audit.invoke("sql", str(DEMO), "select count(*) from scores", "--store",
+                       str(audit.store))
+    assert res.exit_code != 0 and str(damaged) in res.output, res.output
+    res = audit.invoke("report", str(DEMO), "--store", str(audit.store), "--runs",
+                       str(audit.runs))
+    assert res.exit_code == 0, res.output

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 
+from determinacy.errors import DeterminacyError
 from determinacy.records import ModelScore, Record, ScoreSet
 from determinacy.store import Store, create_once, digest
 
@@ -42,7 +43,10 @@ def score_sets(store: Store, benchmark: str) -> list[tuple[str, ScoreSet]]:
     """Every stored ScoreSet with its hash, by hash."""
     out = []
     for p in sorted((folder(store, benchmark) / "scores").glob("*.json")):
-        out.append((p.stem, msgspec.json.decode(p.read_bytes(), type=ScoreSet)))
+        try:
+            out.append((p.stem, msgspec.json.decode(p.read_bytes(), type=ScoreSet)))
+        except msgspec.DecodeError as e:  # ValidationError too: written by another version
+            raise DeterminacyError(f"{p}: not a score set this version reads ({e})") from None
     return out
 
 
@@ -92,11 +96,12 @@ def create_table(con: Any, name: str, columns: dict[str, str], rows: list[tuple[
                     [[r[i] for r in rows] for i in range(len(names))])
 
 
-def register(con: Any, store: Store, benchmark: str) -> None:
-    """Create t_scores in `con`: every stored score row (empty when nothing was scored)."""
+def register(con: Any, store: Store, benchmark: str, filled: bool = True) -> None:
+    """Create t_scores in `con`: every stored score row (empty when nothing was scored, or
+    not `filled`)."""
     columns = struct_columns(ScoreRow, ModelScore)
     rows = []
-    for h, s in score_sets(store, benchmark):
+    for h, s in score_sets(store, benchmark) if filled else ():
         head = ScoreRow(score_id=h, validity_revision=s.validity_revision,
                         errors_policy=s.errors_policy, missing_policy=s.missing_policy,
                         source_digest=s.source_digest, tool_version=s.tool_version,
