@@ -194,7 +194,7 @@ def _draw_claimable(rows: list[dict[str, Any]], key: str) -> bytes:
         return _save(matplotlib, fig, key)
 
 
-def scores_png(s: Any) -> bytes:
+def scores_png(s: Any, reuse: Path | None = None) -> bytes:
     """Each model's score (a dot), its Wilson 95% interval (whiskers), its sensitivity
     interval (a thick bar) and the wider hypothesis band (a light bar). `s`: a ScoreSet."""
     data = [{"model": m.model, "score": m.score, "wilson": [m.wilson_low, m.wilson_high],
@@ -202,7 +202,7 @@ def scores_png(s: Any) -> bytes:
              "band": [m.band_low, m.band_high], "determinate": m.determinate_score,
              "attempted": m.attempted} for m in s.models]
     return _cached("scores", {"benchmark": s.benchmark, "models": data,
-                              "revision": s.validity_revision}, _draw_scores, None)
+                              "revision": s.validity_revision}, _draw_scores, reuse)
 
 
 def _draw_scores(data: dict[str, Any], key: str) -> bytes:

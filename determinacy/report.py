@@ -19,6 +19,7 @@ from typing import Any
 from determinacy import hints
 from determinacy.config import Config
 from determinacy.errors import DeterminacyError, StoreError
+from determinacy.score.render import OUTPUTS
 from determinacy.store import Store, write_if_changed
 from determinacy.tables import TABLES
 
@@ -156,7 +157,7 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     if out.is_dir():
         for p in sorted(out.rglob("*"), reverse=True):  # files before their folders
             rel = p.relative_to(out).as_posix()
-            if (p.is_file() and rel not in files and rel not in OTHER_OUTPUTS
+            if (p.is_file() and rel not in files and rel not in OUTPUTS
                     and not p.name.startswith(".tmp-")):
                 p.unlink()
             elif p.is_dir() and not any(p.iterdir()):
@@ -164,8 +165,6 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     return out
 
 
-# Files of runs/<benchmark>/ that other commands write (`determinacy score`): kept by render.
-OTHER_OUTPUTS = frozenset({"SCORES.md", "scores.json", "scores.png"})
 
 
 def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:

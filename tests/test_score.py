@@ -388,3 +388,19 @@ def test_a_stored_score_set_this_version_cannot_read_is_named_and_stops_only_sql
     res = audit.invoke("report", str(DEMO), "--store", str(audit.store), "--runs",
                        str(audit.runs))
     assert res.exit_code == 0, res.output
+
+
+def test_an_unchanged_scores_png_is_kept_not_redrawn(audit: Audit) -> None:
+    """A second `score` of the same numbers reads the plot it wrote (its key chunk matches)
+    instead of drawing it again."""
+    from unittest import mock
+
+    from determinacy import plot
+
+    shipped = sorted(str(p) for p in (ROOT / "examples" / "demo" / "results").iterdir())
+    score(audit, *shipped)
+    png = (audit.runs / "demo" / "scores.png").read_bytes()
+    plot._MEMO.clear()
+    with mock.patch.object(plot, "_draw_scores", side_effect=AssertionError("redrawn")):
+        score(audit, *shipped)
+    assert (audit.runs / "demo" / "scores.png").read_bytes() == png

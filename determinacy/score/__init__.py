@@ -43,6 +43,6 @@ def score(store: Store, cfg: Config, paths: Sequence[str | Path], runs: Path,
         stored.put(store, cfg.name, "results", f)
     stored.put(store, cfg.name, "scores", scores)
     out = runs / cfg.name
-    for name, data in render.files(scores).items():
+    for name, data in render.files(scores, out).items():
         write_if_changed(out / name, data)
     return scores, out / "SCORES.md", files

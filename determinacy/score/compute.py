@@ -25,6 +25,7 @@ from determinacy.records import (
     ValidityRevision,
 )
 from determinacy.score import stats
+from determinacy.score.render import pct
 from determinacy.score.stored import create_table
 from determinacy.store import digest
 
@@ -184,10 +185,6 @@ def _all_pairs(rows: list[dict[str, Any]], names: list[str]) -> list[dict[str, A
     return out
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}%"
-
-
 def _pair(r: dict[str, Any], models: list[ModelScore]) -> PairScore:
     rank = {m.model: (m.rank, m.model) for m in models}
     a, b = "a", "b"
@@ -212,7 +209,7 @@ def _pair(r: dict[str, Any], models: list[ModelScore]) -> PairScore:
     if overlap:
         reasons.append(
             f"their sensitivity intervals on the {n} common tasks overlap ({name_a} "
-            f"{_pct(a_low)}–{_pct(a_high)}, {name_b} {_pct(b_low)}–{_pct(b_high)}): counting "
+            f"{pct(a_low)}–{pct(a_high)}, {name_b} {pct(b_low)}–{pct(b_high)}): counting "
             f"the {d} disputed tasks one way or the other ties or reverses the order")
     if p > 0.05:
         reasons.append(f"McNemar's exact p = {p:.3g} > 0.05 ({name_a} alone solved {a_only}, "

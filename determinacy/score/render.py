@@ -4,6 +4,7 @@ comes from the ScoreSet; the same ScoreSet gives the same bytes."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import msgspec
 
@@ -26,11 +27,18 @@ def policy(s: ScoreSet) -> str:
             f"{POLICY[s.missing_policy]}")
 
 
-def files(s: ScoreSet) -> dict[str, bytes]:
+# What `determinacy score` writes in runs/<benchmark>/ (`determinacy report` keeps them).
+OUTPUTS = ("SCORES.md", "scores.json", "scores.png")
+
+
+def files(s: ScoreSet, out: Path) -> dict[str, bytes]:
+    """OUTPUTS' bytes, for the folder `out` (an unchanged plot there is kept, not redrawn)."""
     from determinacy.plot import scores_png
 
-    return {"SCORES.md": scores_md(s).encode("utf-8"), "scores.json": scores_json(s).encode(),
-            "scores.png": scores_png(s)}
+    made = {"SCORES.md": scores_md(s).encode("utf-8"), "scores.json": scores_json(s).encode(),
+            "scores.png": scores_png(s, out / "scores.png")}
+    assert tuple(made) == OUTPUTS
+    return made
 
 
 def scores_json(s: ScoreSet) -> str:
