@@ -110,6 +110,24 @@ def dicts(con: Any, sql: str, params: dict[str, Any] | None = None) -> list[dict
     return [dict(zip(cols, r)) for r in cur.fetchall()]
 
 
+class Named:
+    """The named queries of one render (queries/<name>.sql), each run once: REPORT.md,
+    report.json and the plot show the same rows."""
+
+    def __init__(self, con: Any):
+        self.con = con
+        self._got: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
+
+    def rows(self, name: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+        if name not in self._got:
+            self._got[name] = rows(self.con, query_text(name))
+        return self._got[name]
+
+    def dicts(self, name: str) -> list[dict[str, Any]]:
+        cols, data = self.rows(name)
+        return [dict(zip(cols, r)) for r in data]
+
+
 def md_cell(v: Any) -> str:
     if v is None:
         return ""
@@ -173,10 +191,11 @@ def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:
     from determinacy.plot import claimable_png
 
     run = _run(con)
+    q = Named(con)
     files: dict[str, str | bytes] = {
-        "REPORT.md": _report(con, run), "CLAIMS.md": _claims(con, run),
-        "report.json": _report_json(con, run),
-        "claimable.png": claimable_png(_plot_rows(con),
+        "REPORT.md": _report(q, run), "CLAIMS.md": _claims(con, run),
+        "report.json": _report_json(q, run),
+        "claimable.png": claimable_png(q.dicts("report_plot"),
                                        out / "claimable.png" if out is not None else None)}
     files.update(_cases(con, run))
     files.update(_attribution(con))
@@ -216,9 +235,9 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
     ]
 
 
-def _report(con: Any, run: dict[str, Any]) -> str:
-    s = dicts(con, query_text("report_spine"))[0]
-    groups = _group_tables(con)
+def _report(q: Named, run: dict[str, Any]) -> str:
+    s = q.dicts("report_spine")[0]
+    groups = _group_tables(q)
     out = _header("Determinacy report", run)
     if run["description"]:
         out += [run["description"], ""]
@@ -250,7 +269,7 @@ def _report(con: Any, run: dict[str, Any]) -> str:
            "CODEBASE-PLURAL claim; read those receipts' images before citing them "
            "(`select case_id, images from tasks where len(images) > 0`).", ""]
           if s.get("images") else []),
-        *_history_section(con),
+        *_history_section(q),
         "## By repository",
         "",
         groups["repository"],
@@ -264,7 +283,7 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         groups["language"],
         "## Verdicts",
         "",
-        md_table(*rows(con, query_text("report_tiers"))),
+        md_table(*q.rows("report_tiers")),
         "Hypotheses are never counted as claims: CONVENTION (a name that passed every check "
         "but that an existing name of its declaration group predicts, with one part replaced "
         "by a word of the prose, or only its case changed) rests on the codebase's naming; "
@@ -274,23 +293,23 @@ def _report(con: Any, run: dict[str, Any]) -> str:
         "",
         *(["Upper bounds: one decision tested over many inputs is many GAP rows, and a general "
            "clause can cover what no literal quote does.", "",
-           md_table(*rows(con, query_text("report_screen")))] if run["passes"] else
+           md_table(*q.rows("report_screen"))] if run["passes"] else
           ["The coverage screen (COVERED / GAP rates, an upper bound) needs an agent and did "
            "not run.", ""]),
-        *(_agent_sections(con) if run["passes"] else []),
+        *(_agent_sections(q) if run["passes"] else []),
         "## Mechanical candidates",
         "",
-        md_table(*rows(con, query_text("report_funnel"))),
+        md_table(*q.rows("report_funnel")),
         "## Declaration hints",
         "",
         "`hints/<id>.json` and `.md` declare, for each case, the new names its tests use across "
         "the code-test boundary (kind, declaring path, whether the file is new, a callable's "
         "signature; nothing about behavior). What shipping them would change:",
         "",
-        md_table(*rows(con, query_text("report_hints"))),
+        md_table(*q.rows("report_hints")),
         "## Errors",
         "",
-        md_table(*rows(con, query_text("report_errors"))),
+        md_table(*q.rows("report_errors")),
         "## Test-path policy",
         "",
         "Globs (git pathspec syntax) that count as test code: "
@@ -305,9 +324,9 @@ REPORT_QUERIES = ("report_spine", "report_groups", "report_tiers", "report_funne
                   "report_hints", "report_errors", "report_history", "report_plot")
 
 
-def _history_section(con: Any) -> list[str]:
+def _history_section(q: Named) -> list[str]:
     """A history source's soundness counts (none for other sources)."""
-    got = dicts(con, query_text("report_history"))
+    got = q.dicts("report_history")
     if not got:
         return []
     walked = next((r for r in got if r["ord"] == 0), None)
@@ -334,28 +353,24 @@ def _history_section(con: Any) -> list[str]:
 AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_passes")
 
 
-def _plot_rows(con: Any) -> list[dict[str, Any]]:
-    return dicts(con, query_text("report_plot"))
-
-
-def _group_tables(con: Any) -> dict[str, str]:
+def _group_tables(q: Named) -> dict[str, str]:
     """REPORT.md's table for each dimension of queries/report_groups.sql (one query)."""
-    cols, data = rows(con, query_text("report_groups"))
+    cols, data = q.rows("report_groups")
     return {d: md_table([d, *cols[2:]], [r[1:] for r in data if r[0] == d])
             for d in ("repository", "language")}
 
 
-def _report_json(con: Any, run: dict[str, Any]) -> str:
-    """Every number REPORT.md prints, from the same queries, for programs to read."""
+def _report_json(q: Named, run: dict[str, Any]) -> str:
+    """Every number REPORT.md prints, from the same query results, for programs to read."""
     out: dict[str, Any] = {"run": run}
     for name in REPORT_QUERIES + (AGENT_QUERIES if run["passes"] else ()):
-        out[name.removeprefix("report_")] = dicts(con, query_text(name))
+        out[name.removeprefix("report_")] = q.dicts(name)
     out["spine"] = out["spine"][0]
     return json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
 
 
-def _agent_sections(con: Any) -> list[str]:
-    _, refuted = rows(con, query_text("report_refutation"))
+def _agent_sections(q: Named) -> list[str]:
+    _, refuted = q.rows("report_refutation")
     contested, survived, pending = refuted[0]
     return [
         "## Agent witnesses",
@@ -365,10 +380,10 @@ def _agent_sections(con: Any) -> list[str]:
         f"Refuted (contested): {contested}; survived the refuter: {survived}; waiting for the "
         f"refuter: {pending}.",
         "",
-        md_table(*rows(con, query_text("report_agent"))),
+        md_table(*q.rows("report_agent")),
         "## Passes",
         "",
-        md_table(*rows(con, query_text("report_passes"))),
+        md_table(*q.rows("report_passes")),
     ]
 
 
