@@ -457,18 +457,19 @@ def mine(cfg: Config, limit: int | None = None, revision: str | None = None
 def _mine_batch(g: _Git, cfg: Config, issues: dict[int, LinkedIssue], batch: list[str],
                 start: int, out: Mined, limit: int | None) -> None:
     info = g.messages(batch)
-    commits = [_Commit(row=start + i + 1, sha=s, parents=info.get(s, ([], "", ""))[0],
-                       subject=info.get(s, ([], "", ""))[1], body=info.get(s, ([], "", ""))[2])
-               for i, s in enumerate(batch)]
+    commits = [_Commit(row=start + i + 1, sha=s, parents=parents, subject=subject, body=body)
+               for i, s in enumerate(batch)
+               for parents, subject, body in [info.get(s, ([], "", ""))]]
     g.files(commits)
     tests_of = cfg.policy.test_paths
     verdicts: dict[str, tuple[list[str], str]] = {}
     wanted: list[_Commit] = []
     for c in commits:
-        paths = [p for p, _ in c.files]
-        tests = [p for p in paths if is_test_path(p, tests_of)]
-        docs = [p for p in paths if p not in tests and is_doc(p)]
-        sources = [p for p in paths if p not in tests and p not in docs]
+        # Each path classified once (a root commit lists the whole tree).
+        tests, docs, sources = [], [], []
+        for path, _ in c.files:
+            (tests if is_test_path(path, tests_of) else docs if is_doc(path)
+             else sources).append(path)
         heur = found_by(c.subject, bool(tests), bool(sources), list(cfg.source.heuristics),
                         cfg.source.scope_pattern)
         why = _discard_before_diff(c, tests, sources, docs) if heur else ""
