@@ -7,7 +7,7 @@ the results and stores what this returns.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, Literal
 
 import msgspec
@@ -42,8 +42,9 @@ class Inputs(msgspec.Struct, frozen=True, kw_only=True):
     draws: int = DRAWS
 
 
-def load_inputs(con: Any, inputs: Inputs) -> None:
-    """The input tables of queries/score_*.sql, then score_tasks and score_outcomes."""
+def load_inputs(con: Any, inputs: Inputs) -> list[dict[str, Any]]:
+    """The input tables of queries/score_*.sql, then score_tasks and score_outcomes. Returns
+    score_tasks' rows, by instance_id."""
     from determinacy.report import query_text
 
     rows: dict[tuple[str, str], tuple[Any, ...]] = {}
@@ -73,10 +74,11 @@ def load_inputs(con: Any, inputs: Inputs) -> None:
         "f2p_total": big, "p2p_failed": big}, [rows[k] for k in sorted(rows)], temp=True)
     create_table(con, "score_inputs", {"model": text, "unnamed": text},
                  [(m, unnamed[m][0]) for m in sorted(unnamed)], temp=True)
-    load_tasks(con, inputs.applied)
+    tasks = load_tasks(con, inputs.applied)
     create_table(con, "score_policy", {"errors": text, "missing": text},
                  [(inputs.errors, inputs.missing)], temp=True)
     con.execute(f"CREATE OR REPLACE TEMP TABLE score_outcomes AS {query_text('score_outcomes')}")
+    return tasks
 
 
 def load_tasks(con: Any, applied: list[ValidityRevision]) -> list[dict[str, Any]]:
@@ -96,17 +98,15 @@ def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
     """Every number of SCORES.md, from an audit's connection (report.connect)."""
     from determinacy.report import dicts, query_text
 
-    load_inputs(con, inputs)
-    known = {r["instance_id"] for r in dicts(con, "SELECT instance_id FROM score_tasks")}
+    tasks = load_inputs(con, inputs)
+    known = {r["instance_id"] for r in tasks}
     for ri in inputs.applied:
         if ri.instance_id not in known:
             raise DeterminacyError(f"validity revision {ri.revision} names "
                                    f"{ri.instance_id!r}, which the audit does not have")
     run = dicts(con, "SELECT * FROM run")[0]
     passes = [r["pass_no"] for r in dicts(con, "SELECT pass_no FROM passes ORDER BY 1")]
-    pairs_v = dicts(con, "SELECT instance_id, verdict FROM score_tasks ORDER BY 1")
-    roles = dicts(con, "SELECT role, count(*) AS n FROM score_tasks GROUP BY 1")
-    role_n = {r["role"]: r["n"] for r in roles}
+    role_n = Counter(r["role"] for r in tasks)
     models = [_model(r) for r in dicts(con, query_text("score_models"))]
     models = _ranked(models)
     outcomes = dicts(con, "SELECT model, instance_id, counted, role FROM score_outcomes "
@@ -122,7 +122,7 @@ def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
         audit_tool_version=run["tool_version"], source_digest=run.get("source_digest") or "",
         passes=passes,
         verdicts_digest=digest("".join(f"{r['instance_id']}\t{r['verdict']}\n"
-                                       for r in pairs_v).encode("utf-8")),
+                                       for r in tasks).encode("utf-8")),
         validity_revision=len(inputs.applied), errors_policy=inputs.errors,
         missing_policy=inputs.missing, tasks=len(known), disputed=role_n.get("disputed", 0),
         hypotheses=role_n.get("hypothesis", 0), broken=role_n.get("broken", 0),
