@@ -17,7 +17,7 @@ SELECT dimension, "group",
        count(*) AS cases,
        count(*) FILTER (WHERE verdict <> 'ERROR') AS audited,
        count(*) FILTER (WHERE verdict = 'ERROR') AS errors,
-       count(*) FILTER (WHERE verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL'))
+       count(*) FILTER (WHERE claimable(verdict))
            AS claimable,
        CASE WHEN audited = 0 THEN 'n/a' ELSE pct(claimable::DOUBLE / audited) END AS rate,
        CASE WHEN audited = 0 THEN 'n/a'

@@ -13,7 +13,7 @@ SELECT 'walked' AS kind, 'first-parent commits walked (merges left out)' AS item
        count(*) AS commits,
        count(*) FILTER (WHERE task) AS tasks,
        count(*) FILTER (WHERE verdict IS NOT NULL AND verdict <> 'ERROR') AS audited,
-       count(*) FILTER (WHERE verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL'))
+       count(*) FILTER (WHERE claimable(verdict))
            AS claimable,
        0 AS ord
 FROM c WHERE "row" > 0 HAVING count(*) > 0
@@ -21,7 +21,7 @@ UNION ALL
 SELECT 'walked', 'candidates (found by at least one heuristic)',
        count(*), count(*) FILTER (WHERE task),
        count(*) FILTER (WHERE verdict IS NOT NULL AND verdict <> 'ERROR'),
-       count(*) FILTER (WHERE verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')), 1
+       count(*) FILTER (WHERE claimable(verdict)), 1
 FROM c WHERE "row" > 0 AND len(found_by) > 0 HAVING count(*) > 0
 UNION ALL
 SELECT 'walked', 'merges on the first-parent line (never tasks)', count(*), 0, 0, 0, 2
@@ -29,7 +29,7 @@ FROM c WHERE "row" = 0 HAVING count(*) > 0
 UNION ALL
 SELECT 'heuristic', heuristic, count(*), count(*) FILTER (WHERE task),
        count(*) FILTER (WHERE verdict IS NOT NULL AND verdict <> 'ERROR'),
-       count(*) FILTER (WHERE verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')), 3
+       count(*) FILTER (WHERE claimable(verdict)), 3
 FROM h GROUP BY heuristic
 UNION ALL
 SELECT 'discarded', discarded, count(*), 0, 0, 0, 4

@@ -7,7 +7,7 @@ WITH repo AS (
     FROM verdicts
 ), claim AS (
     SELECT repository, 'claimable (floor)' AS series, 0 AS ord,
-           count(*) FILTER (WHERE verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL'))
+           count(*) FILTER (WHERE claimable(verdict))
                AS k,
            count(*) FILTER (WHERE verdict <> 'ERROR') AS n
     FROM repo

@@ -1,6 +1,6 @@
 -- REPORT.md: the claimable spine as a floor, with explicit denominators. AIRTIGHT-PARTIAL
 -- (absence over a partial tree, or a prose with images) is counted apart, never in the floor.
-SELECT count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')) AS spine,
+SELECT count(*) FILTER (WHERE claimable(v.verdict)) AS spine,
        count(*) FILTER (WHERE v.verdict <> 'ERROR') AS audited,
        count(*) FILTER (WHERE v.verdict = 'ERROR') AS errors,
        count(*) FILTER (WHERE v.verdict = 'AIRTIGHT-PARTIAL') AS partial,
@@ -8,7 +8,7 @@ SELECT count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBA
        -- Cases whose prose links images: the text checks cannot read them (their absence
        -- claims are AIRTIGHT-PARTIAL; a MISDETERMINED or CODEBASE-PLURAL one stays).
        count(*) FILTER (WHERE v.verdict <> 'ERROR' AND len(t.images) > 0) AS images,
-       count(*) FILTER (WHERE v.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL')
+       count(*) FILTER (WHERE claimable(v.verdict)
                         AND len(t.images) > 0) AS images_spine,
        count(*) AS total,
        pct(spine::DOUBLE / nullif(audited, 0)) AS rate,

@@ -13,8 +13,7 @@ WITH t AS (
                                ORDER BY v.verdict = 'ERROR', v.case_id) = 1
 )
 SELECT t.instance_id, t.case_id, t.verdict, t.ord, t.status,
-       CASE WHEN t.verdict IN ('AIRTIGHT', 'AIRTIGHT-PARTIAL', 'MISDETERMINED',
-                               'CODEBASE-PLURAL') THEN 'disputed'
+       CASE WHEN claimable(t.verdict) OR t.verdict = 'AIRTIGHT-PARTIAL' THEN 'disputed'
             ELSE 'unreviewed' END AS derived,
        coalesce(r.state, derived) AS validity,
        CASE WHEN validity IN ('disputed', 'broken') THEN validity

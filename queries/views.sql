@@ -15,6 +15,9 @@ CREATE OR REPLACE MACRO wilson_high(k, n) AS
          + 1.96 * sqrt((k::DOUBLE / n) * (1 - k::DOUBLE / n) / n + 1.96 * 1.96 / (4 * n * n)))
         / (1 + 1.96 * 1.96 / n))) END;
 
+-- The claimable verdicts (method.md section 4; judge.CLAIMABLE): the spine of the floor.
+CREATE OR REPLACE MACRO claimable(v) AS v IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL');
+
 CREATE OR REPLACE MACRO pct(x) AS
     CASE WHEN x IS NULL THEN '' ELSE printf('%.1f%%', 100.0 * x) END;
 
@@ -95,7 +98,7 @@ SELECT * FROM (VALUES
     (1, 'AIRTIGHT', 'claimable', 'mechanical'),
     (2, 'MISDETERMINED', 'claimable', 'agent'),
     (3, 'CODEBASE-PLURAL', 'claimable', 'agent'),
-    (4, 'AIRTIGHT-PARTIAL', 'counted apart (partial tree)', 'mechanical'),
+    (4, 'AIRTIGHT-PARTIAL', 'counted apart (partial tree or images)', 'mechanical'),
     (5, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
     (6, 'CONVENTION', 'hypothesis', 'mechanical'),
     (7, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
@@ -204,5 +207,5 @@ SELECT v.case_id, v.verdict AS case_verdict, w.verdict, w.constant, w.evidence, 
 FROM verdicts v
 JOIN witnesses w ON w.case_id = v.case_id
 WHERE w.status = 'claim'
-  AND w.verdict IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL', 'AIRTIGHT-PARTIAL')
+  AND (claimable(w.verdict) OR w.verdict = 'AIRTIGHT-PARTIAL')
 GROUP BY ALL;

@@ -148,3 +148,21 @@ def test_blob_cache_is_bounded_and_keeps_the_recently_used() -> None:
     assert cache.get("b") is None and cache.get("a") == b"1234" and cache.get("c") == b"1234"
     cache.put("big", b"1234567")  # larger than max_blob: never kept
     assert cache.get("big") is None
+
+
+def test_the_reports_claimable_verdicts_are_the_judges() -> None:
+    """REPORT.md, CLAIMS.md and the plots count the floor with the SQL macro `claimable`,
+    and the tiers table labels the classes: both say what judge.CLAIMABLE says."""
+    import duckdb
+
+    from determinacy.judge import CLAIMABLE
+    from determinacy.report import query_text
+
+    views = query_text("views")
+    con = duckdb.connect()
+    con.execute(views.split("CREATE OR REPLACE VIEW")[0])  # the macros
+    tiers = views[views.index("SELECT * FROM (VALUES", views.index("VIEW tiers")):]
+    rows = con.execute(tiers[:tiers.index(";")]).fetchall()
+    assert len(rows) == 12
+    said = {v for _, v, *_ in rows if con.execute("SELECT claimable(?)", [v]).fetchone()[0]}
+    assert said == {v for _, v, status, _ in rows if status == "claimable"} == set(CLAIMABLE)
