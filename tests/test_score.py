@@ -137,13 +137,10 @@ def test_kendall_tau_b_handles_ties() -> None:
     assert stats.ranks([0.5, 0.7, 0.5, None]) == [2, 1, 2, 4]
 
 
-def test_sensitivity_partial_credit_percentile_and_seeded_removals() -> None:
+def test_sensitivity_percentile_and_seeded_removals() -> None:
     # 19 passes of 29 attempted, 5 of them on the 9 disputed tasks: 14/29 .. 23/29
     assert stats.sensitivity(19, 5, 9, 29) == (14 / 29, 23 / 29)
     assert stats.sensitivity(0, 0, 0, 0) == (None, None)
-    assert stats.partial_credit(3, 4, 1) == 0.5
-    assert stats.partial_credit(1, 4, 3) == 0.0  # clamped
-    assert stats.partial_credit(0, 0, 0) is None
     assert stats.percentile([4, 1, 3, 2], 2.5) == pytest.approx(1 + 3 * 0.025)
     assert stats.percentile([4, 1, 3, 2], 97.5) == pytest.approx(1 + 3 * 0.975)
     models = ([frozenset("abcd"), frozenset("abcd")], [frozenset("ab"), frozenset("c")])

@@ -74,17 +74,6 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float | None:
     return (concordant - discordant) / denominator
 
 
-def clamp01(x: float) -> float:
-    return min(1.0, max(0.0, x))
-
-
-def partial_credit(f2p_passed: int, f2p_total: int, p2p_failed: int) -> float | None:
-    """clamp01((F2P passed - P2P regressed) / F2P total), None without a graded test."""
-    if f2p_total <= 0:
-        return None
-    return clamp01((f2p_passed - p2p_failed) / f2p_total)
-
-
 def percentile(values: Sequence[float], q: float) -> float | None:
     """The q-th percentile (0..100) by linear interpolation between order statistics (the
     usual definition: numpy's default, R's type 7)."""
