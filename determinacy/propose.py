@@ -17,7 +17,7 @@ import bisect
 import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,8 @@ NOT_GRADED_FED = "not graded: a literal the graded test only feeds in, never ass
 NOT_GRADED_RUN = "not graded: used only outside the tests FAIL_TO_PASS runs"
 NOT_GRADED_PASSED = ("not graded: the test asserts only that the code passed on a literal the "
                      "test itself fed in (a call assertion), never the fix's choice")
+NOT_GRADED_ECHO = ("not graded: an expected-output file holds a literal the graded test itself "
+                   "feeds in (its input echoed back), never the fix's choice")
 # A fixed segment of a gold string at least this long, inside a graded test string, is a
 # candidate of its own (a message the test embeds in a longer expected text).
 MIN_SEGMENT = 12
@@ -413,11 +415,22 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
     # the code handed the test's own value on (`f(b"x")`, then `m.assert_called_with(b"x")`).
     fed_in = {(o.value, o.path, o.test) for o in test.occs
               if o.kind != "identifier" and o.language and o.test and not o.asserting}
+    ids_of = {o: grading.ids(o) for o in test.occs}
+    # Literals the graded tests feed in, from their code or an input data file: an
+    # expected-output file (a golden snapshot) that holds one echoes the test's own input back
+    # (`"lockfilePath": "mix.lock"` for the `mix.lock` the test hands the parser).
+    fed_anywhere = {o.value for o in test.occs if o.kind != "identifier" and o.language
+                    and not o.asserting and ids_of[o]}
+    echoed: set[Occ] = set()
     for o in test.occs:
-        ids = grading.ids(o)
+        ids = ids_of[o]
         if ids and o.passed_on and o.kind != "identifier" and (o.value, o.path,
                                                                 o.test) in fed_in:
             passed.add(o)
+            ids = []
+        if ids and o.kind != "identifier" and o.asserting and o.value in fed_anywhere \
+                and datafiles.format_of(o.path):
+            echoed.add(o)
             ids = []
         # A literal grades only where the test asserts it (an assertion, an expected value):
         # a fixture value the test feeds in is the test's choice, not the fix's. (Literals
@@ -443,6 +456,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                         else ("", "literal"))
         if not any(graded_ids[o] for o in ts):
             rule = (NOT_GRADED_PASSED if any(o in passed for o in ts)
+                    else NOT_GRADED_ECHO if any(o in echoed for o in ts)
                     else NOT_GRADED_FED if any(o in fed for o in ts) else NOT_GRADED_RUN)
         c = _candidate(constant, kind, gs, ts, defuse, rule, graded_ids, min_length, defs)
         if kind != "identifier" and not c.trivial:
@@ -535,7 +549,8 @@ def _candidate(constant: str, kind: str, gs: list[Occ], ts: list[Occ], defuse: s
         defined_at=where.where if where else "", owner=where.owner if where else "",
         new_file=defs.is_new(where.path) if where else False,
         signature=defs.signature(d) if d else "",
-        siblings=defs.siblings(d) if d and defuse == "gold→test" else [],
+        siblings=(defs.siblings(d) if d and defuse == "gold→test"
+                  else defs.text_siblings(constant, gs) if kind == "string" else []),
     )
 
 
@@ -585,6 +600,28 @@ class _Defs:
         return sorted(out.values(), key=lambda s: (s.word != "", _loc_key(s.at)))[
             :MAX_LOCATIONS]
 
+    def text_siblings(self, constant: str, gs: list[Occ]) -> list[Sibling]:
+        """Existing strings a new string follows: a whole literal (or data-file key or
+        value) that is the same text with exactly one of its words replaced (the new word is
+        `word`), on a line a file of its gold occurrences already had at base (`"Windows 11
+        Version 24H2"` beside a new `"Windows 11 Version 25H2"`)."""
+        mine = words(constant)
+        if len(mine) < 2:
+            return []
+        ones = [re.compile(re.escape(constant[:r.start()]) + _RUN.pattern
+                           + re.escape(constant[r.end():])) for r in _RUN.finditer(constant)]
+        out: dict[str, Sibling] = {}
+        for path in sorted({o.path for o in gs}):
+            img = self.gold.images.get(path)
+            if img is None or img.fragment or img.new_file or path not in self.diffs:
+                continue
+            for text, line in _base_strings(img, ones):
+                word = _replaced_part(mine, words(text))
+                if word and text not in out:
+                    out[text] = Sibling(name=text, word=word,
+                                        at=f"{path}:{base_line(self.diffs[path], line)}")
+        return sorted(out.values(), key=lambda s: _loc_key(s.at))[:MAX_LOCATIONS]
+
     def signature(self, d: Occ) -> str:
         """A callable's declaration from its name to the body's opening (`:` or `{`), at
         most a few lines, blanks collapsed."""
@@ -609,6 +646,29 @@ def _body_start(text: str) -> int:
         elif depth <= 0 and (ch == "{" or ch == ":" and text[i + 1:i + 2] in (" ", "")):
             return i
     return -1
+
+
+_RUN = re.compile(r"[A-Za-z0-9]+")  # a word of a string, as `text_siblings` swaps one
+
+
+def _base_strings(img: PostImage, patterns: list[re.Pattern[str]]) -> Iterator[tuple[str, int]]:
+    """(text, line) of each string on a line the patch did not add that one of `patterns`
+    matches whole: a data file's keys and values; elsewhere, text between two equal quotes
+    (a literal, not the code or comments around it)."""
+    if datafiles.format_of(img.path):
+        for item in datafiles.items(img.path, img.text):
+            if item.line not in img.added and any(p.fullmatch(item.value) for p in patterns):
+                yield item.value, item.line
+        return
+    starts = [0, *(m.end() for m in re.finditer("\n", img.text))]
+    for p in patterns:
+        for hit in p.finditer(img.text):
+            a, b = hit.span()
+            quote = img.text[a - 1:a] if a else ""
+            line = bisect.bisect_right(starts, a)
+            if quote in ('"', "'", "`") and img.text[b:b + 1] == quote \
+                    and line not in img.added:
+                yield hit.group(), line
 
 
 def _replaced_part(new: list[str], old: list[str]) -> str:

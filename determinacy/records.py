@@ -64,10 +64,12 @@ Kind = Literal["identifier", "string", "number"]
 
 
 class Sibling(Record, kw_only=True):
-    """An existing name at base that a new name follows (method §7: convention).
+    """An existing name (or string literal) at base that a new one follows (method §7:
+    convention).
 
     `word` is the part of the new name that replaces one part of the sibling's
-    (`Metrics` for `MetricsExporterConfig` beside `TracingExporterConfig`); "" when the two
+    (`Metrics` for `MetricsExporterConfig` beside `TracingExporterConfig`, `25` for
+    `Windows 11 Version 25H2` beside `Windows 11 Version 24H2`); "" when the two names
     differ only in case. Settling decides whether the prose says `word`."""
 
     name: str
@@ -97,7 +99,7 @@ class Candidate(Record, kw_only=True):
     owner: str = ""  # the class or type it is a member of
     new_file: bool = False  # the defining file does not exist at base_commit
     signature: str = ""  # a callable's declaration line(s), body left out
-    siblings: list[Sibling] = []  # existing names of its declaration group it follows
+    siblings: list[Sibling] = []  # what it follows: names of its group, literals of its file
 
 
 class Proposal(Record, kw_only=True):

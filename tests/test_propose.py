@@ -194,6 +194,46 @@ def test_a_name_the_codebase_convention_predicts(tmp_path: Path) -> None:
     assert silent["StoreRedis"] == (True, "")  # the prose gives no word to follow the sibling
 
 
+def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:
+    """`"Windows 11 Version 24H2"` beside the literal `"Windows 11 Version 23H2"`: one word
+    replaced by a word of the prose (CONVENTION when the prose says it). Text that is no
+    whole literal (a comment, part of a longer string) predicts nothing."""
+    base = {**PY_BASE, "pkg/core.py": 'RELEASES = {\n    22631: "Windows 11 Version 23H2",\n'
+                                      '    9600: "Desktop Edition for Legacy builds",\n}\n'
+                                      "# Legacy Desktop Edition is not supported.\n\n\n"
+                                      "def release_name(build):\n"
+                                      '    return RELEASES.get(build, "")\n'}
+    gold = {"pkg/core.py": base["pkg/core.py"].replace(
+        "    9600:", '    26100: "Windows 11 Version 24H2",\n'
+                    '    17763: "Legacy Server Edition",\n    9600:')}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_release():\n    from pkg.core import release_name\n\n"
+              '    assert release_name(26100) == "Windows 11 Version 24H2"\n'
+              '    assert release_name(17763) == "Legacy Server Edition"\n'}
+    f2p = ["tests/test_core.py::test_release"]
+    got = candidates(tmp_path, base, gold, test, f2p)
+    new, other = got["Windows 11 Version 24H2"], got["Legacy Server Edition"]
+    assert [(s.name, s.at, s.word) for s in new.siblings] == [
+        ("Windows 11 Version 23H2", "pkg/core.py:2", "24")]
+    assert other.siblings == []
+
+    def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
+        task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
+                    prose=prose, gold_patch="", test_patch="", fail_to_pass=f2p)
+        p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
+        search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
+                                excluded=[], searched=list(got), found={})
+        return {c.constant: (c.certified, c.convention)
+                for c in settle(task, p, search).checks}
+
+    said = verdicts("Add Windows 11 24H2, and a server edition for old builds.")
+    assert said["Windows 11 Version 24H2"] == (
+        False, "`Windows 11 Version 23H2` at pkg/core.py:2 with one part replaced by `24`, a "
+               "word of the prose")
+    assert said["Legacy Server Edition"] == (True, "")
+    assert verdicts("Add the newest release.")["Windows 11 Version 24H2"] == (True, "")
+
+
 def test_ospec_tests_and_assertions(tmp_path: Path) -> None:
     """ospec (`o.spec` groups, `o("title", fn)` tests, `o(actual).equals(expected)`): an
     aggregate id (`Suite.js | test suite`) grades the file's tests; a literal counts only

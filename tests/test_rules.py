@@ -19,7 +19,7 @@ from conftest import diff, make_repo
 
 from determinacy import codebase
 from determinacy.config import DEFAULT_TEST_PATHS
-from determinacy.propose import NOT_GRADED_PASSED, propose
+from determinacy.propose import NOT_GRADED_ECHO, NOT_GRADED_PASSED, propose
 from determinacy.prose import Prose
 from determinacy.records import Proposal
 
@@ -482,6 +482,21 @@ CASES: list[Case] = [
          '    assert DEFAULT_REGION == data["region"]\n',
          (("positive-test-side", "eu-west-3", Want(defuse="", rule="literal", kind="string")),),
          on="python", test_files={"tests/expected_region.json": '{"region": "eu-west-3"}\n'}),
+    # An expected-output file that holds the literal the graded test feeds in only echoes
+    # the test's input back (a snapshot of the path it handed the parser); a literal of it the
+    # test never feeds in is the fix's output.
+    Case("echoed", "json",
+         'PARSERS = {"mix.lock": "hexpm"}\n\n\n'
+         "def analyze(path):\n    return {\"type\": PARSERS[path], \"lockfilePath\": path}\n",
+         "def test_new():\n    import json\n    from pathlib import Path\n\n"
+         "    from pkg.core import analyze\n\n"
+         '    want = json.loads((Path(__file__).parent / "golden" / "mix.lock.json").read_text())\n'
+         '    got = analyze("mix.lock")\n    assert got == want\n',
+         (("negative", "mix.lock", Want(graded=False, rule=NOT_GRADED_ECHO)),
+          ("positive", "hexpm", Want(defuse="", rule="literal", kind="string"))),
+         on="python",
+         test_files={"tests/golden/mix.lock.json": '{"type": "hexpm", "lockfilePath": '
+                                                   '"mix.lock"}\n'}),
     # Text of docs and comments, even where a hunk starts inside them, yields no candidate.
     *[Case("doc", lang, gold, test, (("positive", name, crosses()),
                                      ("negative", doc, ABSENT), ("negative-comment", cmt, ABSENT)),
