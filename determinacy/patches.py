@@ -363,6 +363,28 @@ def added_tokens(files: list[FileDiff]) -> Iterator[Tok]:
                     yield Tok(kind, raw, fd.path, hunk[idx][0], defines)
 
 
+def removed_names(fd: FileDiff) -> list[tuple[str, int]]:
+    """The names on the lines the patch removes, each with its base_commit line: what a
+    rename leaves behind. Each hunk's old side is lexed whole (a removed line keeps its
+    context), and comments and strings give no name."""
+    lexer = lexer_for(fd.path)
+    out: list[tuple[str, int]] = []
+    for h in fd.raw:
+        old = [(tag, text) for tag, text in h.lines if tag != "+"]
+        if fd.binary or not any(tag == "-" for tag, _ in old):
+            continue
+        text = "".join(t if t.endswith("\n") else t + "\n" for _, t in old)
+        starts, pos = [], 0
+        for _, t in old:
+            starts.append(pos)
+            pos += len(t) if t.endswith("\n") else len(t) + 1
+        for kind, raw, offset, _ in (_lex(lexer, text) if lexer else _lex_fallback(text)):
+            idx = _line_index(starts, offset)
+            if kind == "identifier" and old[idx][0] == "-":
+                out.append((raw, h.source_start + idx))
+    return out
+
+
 def _line_index(starts: list[int], offset: int) -> int:
     lo, hi = 0, len(starts) - 1
     while lo < hi:

@@ -25,7 +25,7 @@ import msgspec
 
 from determinacy import datafiles, languages
 from determinacy.errors import CaseError
-from determinacy.patches import DEF, LOCAL_DEF, FileDiff, added_tokens, parse_patch
+from determinacy.patches import DEF, LOCAL_DEF, FileDiff, added_tokens, parse_patch, removed_names
 from determinacy.paths import is_test_path
 from determinacy.postimage import PostImage, base_line, file_line, post_images
 from determinacy.prose import words
@@ -579,10 +579,19 @@ class _Defs:
 
     def siblings(self, d: Occ) -> list[Sibling]:
         """Existing names `d` follows: same declaration kind, scope and owner in its file,
-        with exactly one of its camel/snake parts replaced (the new part is `word`); or any
-        existing definition of the gold's files that differs from it only in case."""
+        or a name the gold removes from its file altogether (a rename: `context_defaults`
+        for a new `context_settings`), with exactly one of its camel/snake parts replaced
+        (the new part is `word`); or any existing definition of the gold's files that
+        differs from it only in case."""
         mine = words(d.value)
         out: dict[str, Sibling] = {}
+        img = self.gold.images.get(d.path)
+        if d.path in self.diffs and img is not None and not img.fragment:
+            for name, line in removed_names(self.diffs[d.path]):
+                word = _replaced_part(mine, words(name)) if name not in out else ""
+                # Still in the file after the patch: a name the gold kept, not one it renamed.
+                if word and not re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", img.text):
+                    out[name] = Sibling(name=name, at=f"{d.path}:{line}", word=word)
         for path, toks in self._base_defs().items():
             fd = self.diffs[path]
             for t in toks:

@@ -194,6 +194,43 @@ def test_a_name_the_codebase_convention_predicts(tmp_path: Path) -> None:
     assert silent["StoreRedis"] == (True, "")  # the prose gives no word to follow the sibling
 
 
+def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
+    """A rename leaves the old name on a line the gold removes: `context_settings` for
+    `context_defaults` is CONVENTION when the prose says "settings", a claim when it does
+    not. A name the gold removes in a comment predicts nothing."""
+    base = {**PY_BASE, "pkg/core.py": "# The old job_limits option is gone.\n\n\n"
+                                      "def make_context(name, context_defaults=None):\n"
+                                      "    return name, context_defaults\n"}
+    gold = {"pkg/core.py": "def make_context(name, context_settings=None, job_quota=0):\n"
+                           "    return name, context_settings, job_quota\n"}
+    test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
+            + "\n\ndef test_settings():\n    from pkg.core import make_context\n\n"
+              '    assert make_context("x", context_settings={"a": 1}, job_quota=2)[2] == 2\n'}
+    f2p = ["tests/test_core.py::test_settings"]
+    got = candidates(tmp_path, base, gold, test, f2p)
+    renamed, other = got["context_settings"], got["job_quota"]
+    assert renamed.defuse == "gold→test"
+    assert [(s.name, s.at, s.word) for s in renamed.siblings] == [
+        ("context_defaults", "pkg/core.py:4", "settings")]
+    assert other.siblings == []  # `job_limits` is in a removed comment only
+
+    def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
+        task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
+                    prose=prose, gold_patch="", test_patch="", fail_to_pass=f2p)
+        p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
+        search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
+                                excluded=[], searched=list(got), found={})
+        return {c.constant: (c.certified, c.convention)
+                for c in settle(task, p, search).checks}
+
+    said = verdicts("Context: defaults -> settings. Jobs get a quota.")
+    assert said["context_settings"] == (
+        False, "`context_defaults` at pkg/core.py:4 with one part replaced by `settings`, a "
+               "word of the prose")
+    assert said["job_quota"] == (True, "")
+    assert verdicts("Rework how contexts are made.")["context_settings"] == (True, "")
+
+
 def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:
     """`"Windows 11 Version 24H2"` beside the literal `"Windows 11 Version 23H2"`: one word
     replaced by a word of the prose (CONVENTION when the prose says it). Text that is no

@@ -12,7 +12,7 @@ from determinacy.codebase import list_tree
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.paths import exclude_pathspecs, is_test_path
 from determinacy.propose import propose, trivial_reason
-from determinacy.prose import Prose, words
+from determinacy.prose import Prose, singular, words
 from determinacy.settle import receipt_command
 
 
@@ -30,8 +30,20 @@ def test_prose_normalizations_only_make_certification_harder() -> None:
     assert p.match("low_stock") == "words"
     assert p.match("dry_run") == "words"
     assert p.match("render_badge") == ""  # "render a badge" is not the run "render badge"
-    assert p.match("stockLow") == ""  # order matters
     assert p.match("lowStockFlagX") == ""
+    # A run said in another order or number states the name too: "filename format" and
+    # "terminal widths" give `format_filename` and `terminal_width` (a solver could write
+    # either; only a word the prose lacks, or a word between, keeps a claim).
+    q = Prose("Added a filename format function; explicit terminal widths; int ranges.")
+    for name in ("stockLow", "flagStockLow"):
+        assert p.match(name) == "words, singular or reordered", name
+    assert q.match("TerminalWidths") == "words"
+    for name in ("format_filename", "terminal_width", "IntRange"):
+        assert q.match(name) == "words, singular or reordered", name
+    for name in ("format_file_name", "filename_formatter", "width_of_terminal", "ranges_int_x"):
+        assert q.match(name) == "", name
+    assert [singular(w) for w in ("widths", "boxes", "entries", "class", "status", "this")] \
+        == ["width", "box", "entry", "class", "status", "this"]
 
 
 def test_test_path_policy_uses_git_glob_semantics() -> None:
