@@ -413,6 +413,14 @@ def new_paths(text: str) -> set[str]:
     return set(_NEW_PATH.findall(text.replace("\r\n", "\n")))
 
 
+_CREATED = re.compile(r"^--- /dev/null\t?\n\+\+\+ b/(.+?)\t?$", re.M)
+
+
+def created_paths(text: str) -> set[str]:
+    """Paths a patch creates (`--- /dev/null`, then `+++ b/`), cheaply."""
+    return set(_CREATED.findall(text.replace("\r\n", "\n")))
+
+
 def touched_paths(text: str) -> set[str]:
     """Paths a patch reads or writes at base (old names of renames included), cheaply."""
     return set(_PATH_LINE.findall(text.replace("\r\n", "\n")))

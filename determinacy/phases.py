@@ -21,14 +21,15 @@ import msgspec
 from determinacy import codebase, languages, search, workers
 from determinacy.config import Config
 from determinacy.errors import CaseError as PhaseFailure
-from determinacy.patches import new_paths, touched_paths
+from determinacy.patches import created_paths, new_paths, touched_paths
 from determinacy.paths import exclude_pathspecs
+from determinacy.propose import mirrored
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "11", "codebase": "4", "settle": "6"}
+VERSIONS = {"propose": "12", "codebase": "4", "settle": "6"}
 PHASES = tuple(VERSIONS)
 
 
@@ -131,7 +132,9 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
         # Post-images start from the base files the patches touch; their blob ids (content
         # hashes) are in the key, so the same files at base are never parsed twice.
         tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
-        touched = touched_paths(task.gold_patch) | touched_paths(task.test_patch)
+        mirrors = mirrored(created_paths(task.gold_patch),
+                           (e.path for e in tree.entries if e.kind == "blob"))
+        touched = touched_paths(task.gold_patch) | touched_paths(task.test_patch) | set(mirrors)
         bases = sorted([e.path, e.sha] for e in tree.entries if e.path in touched)
         key = ActionKey(phase="propose", version=VERSIONS["propose"],
                         params=propose_params(cfg),
@@ -143,7 +146,7 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
             tree.preload(touched)  # post-images read these: one git process, not one each
             return workers.proposal(task.gold_patch, task.test_patch, cfg.policy.test_paths,
                                     cfg.policy.min_length, task.fail_to_pass, tree.read,
-                                    touched)
+                                    touched, mirrors)
 
         h = store.action(key, compute)
         proposal = msgspec.json.decode(store.get(h), type=Proposal)

@@ -46,6 +46,7 @@ COMMON_WORDS = frozenset(
 )
 
 MAX_LOCATIONS = 3
+MAX_MIRRORS = 4  # files a new file may mirror (`mirrored`)
 # Why a shared constant no FAIL_TO_PASS test grades did not count (its `rule`).
 NOT_GRADED_FED = "not graded: a literal the graded test only feeds in, never asserts"
 NOT_GRADED_RUN = "not graded: used only outside the tests FAIL_TO_PASS runs"
@@ -385,11 +386,29 @@ def _locations(occs: Iterable[Occ]) -> list[str]:
     return sorted({o.where for o in occs}, key=_loc_key)[:MAX_LOCATIONS]
 
 
+def mirrored(created: Iterable[str], listing: Iterable[str]) -> list[str]:
+    """Files at base that a file the gold creates mirrors: in the same folder, the name with
+    exactly one word replaced (`bash_completions.go` for a new `zsh_completions.go`), at most
+    MAX_MIRRORS per new file. The names of the new file follow theirs (method §6.6)."""
+    folders: dict[str, list[str]] = defaultdict(list)
+    for path in listing:
+        folders[path.rpartition("/")[0]].append(path)
+    out: set[str] = set()
+    for new in created:
+        folder, _, name = new.rpartition("/")
+        mine = words(name)
+        out.update(sorted(p for p in folders.get(folder, ()) if p != new
+                          and _replaced_part(mine, words(p.rpartition("/")[2])))[:MAX_MIRRORS])
+    return sorted(out)
+
+
 def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_length: int,
             fail_to_pass: Sequence[str] = (),
-            read: Callable[[str], str | None] | None = None) -> Proposal:
+            read: Callable[[str], str | None] | None = None,
+            mirrors: Sequence[str] = ()) -> Proposal:
     """`read` gives a file's text at base_commit (None: no repository, hunks are parsed as
-    fragments and every candidate records it)."""
+    fragments and every candidate records it); `mirrors` are the files at base the gold's new
+    files mirror (`mirrored`), whose definitions a new name may follow."""
     try:
         gold_files = parse_patch(gold_patch, "gold patch")
         test_files = parse_patch(test_patch, "test patch")
@@ -442,7 +461,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
             ids = []
         graded_ids[o] = ids
         t_by[o.value].append(o)
-    defs = _Defs(gold, test, {f.path: f for f in made})
+    defs = _Defs(gold, test, {f.path: f for f in made}, _mirror_defs(mirrors, read))
     tables = _table_shapes(gold.occs)
     # Test strings fed in (not asserted) longer than one token: texts the code reads.
     inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
@@ -479,6 +498,18 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                     unresolved_tests=grading.unresolved,
                     fragments=sorted(p for s in (gold, test) for p, img in s.images.items()
                                      if img.fragment))
+
+
+def _mirror_defs(paths: Sequence[str], read: Callable[[str], str | None] | None
+                 ) -> dict[str, list[Any]]:
+    """path -> the definitions of each mirrored file at base (its declaring tokens only)."""
+    out: dict[str, list[Any]] = {}
+    for path in paths:
+        text = read(path) if read else None
+        facts = languages.analyze(path, text, ()) if text is not None else None
+        if facts is not None:
+            out[path] = [t for t in facts.tokens if t.role == "def"]
+    return out
 
 
 # A gold file that adds this many literals of one shape is transcribing a table.
@@ -558,8 +589,9 @@ class _Defs:
     """What the gold's post-image files say around a definition: the names its file already
     had at base (for convention, method §7) and a callable's declaration line."""
 
-    def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff]):
-        self.gold, self.diffs = gold, diffs
+    def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff],
+                 mirrors: dict[str, list[Any]] | None = None):
+        self.gold, self.diffs, self.mirrors = gold, diffs, mirrors or {}
         self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
         self._base: dict[str, list[Any]] | None = None
 
@@ -578,11 +610,11 @@ class _Defs:
         return self._base
 
     def siblings(self, d: Occ) -> list[Sibling]:
-        """Existing names `d` follows: same declaration kind, scope and owner in its file,
-        or a name the gold removes from its file altogether (a rename: `context_defaults`
-        for a new `context_settings`), with exactly one of its camel/snake parts replaced
-        (the new part is `word`); or any existing definition of the gold's files that
-        differs from it only in case."""
+        """Existing names `d` follows: same declaration kind, scope and owner in its file
+        (or, for a new file, in the files it mirrors), or a name the gold removes from its
+        file altogether (a rename: `context_defaults` for a new `context_settings`), with
+        exactly one of its camel/snake parts replaced (the new part is `word`); or any
+        existing definition of the gold's files that differs from it only in case."""
         mine = words(d.value)
         out: dict[str, Sibling] = {}
         img = self.gold.images.get(d.path)
@@ -606,6 +638,16 @@ class _Defs:
                     if word:
                         out[t.value] = Sibling(name=t.value,
                                                at=at.format(base_line(fd, t.line)), word=word)
+        if self.is_new(d.path):
+            # A new file's names follow the file it mirrors (same kind, scope and owner).
+            for path, toks in self.mirrors.items():
+                for t in toks:
+                    if t.value not in out and (t.decl, t.scope, t.owner) == (d.decl, d.scope,
+                                                                             d.owner):
+                        word = _replaced_part(mine, words(t.value))
+                        if word:
+                            out[t.value] = Sibling(name=t.value, at=f"{path}:{t.line}",
+                                                   word=word)
         return sorted(out.values(), key=lambda s: (s.word != "", _loc_key(s.at)))[
             :MAX_LOCATIONS]
 

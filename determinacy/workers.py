@@ -79,11 +79,12 @@ def stop() -> None:
 
 def proposal(gold: str, test: str, test_paths: Sequence[str], min_length: int,
              fail_to_pass: Sequence[str], read: Callable[[str], str | None],
-             paths: Iterable[str]) -> bytes:
+             paths: Iterable[str], mirrors: Sequence[str] = ()) -> bytes:
     """The encoded proposal of `propose`, whose post-images read base files through `read`:
     in a worker when the run has a pool (handed the texts of `paths`, the files the patches
-    touch), else here. (`propose` reports a bad patch in the proposal, never by raising.)"""
-    args = (gold, test, list(test_paths), min_length, list(fail_to_pass))
+    touch and the `mirrors`), else here. (`propose` reports a bad patch in the proposal,
+    never by raising.)"""
+    args = (gold, test, list(test_paths), min_length, list(fail_to_pass), list(mirrors))
     pool = _pool()
     if pool is not None:
         texts = {p: read(p) for p in sorted(paths)}
@@ -95,16 +96,19 @@ def proposal(gold: str, test: str, test_paths: Sequence[str], min_length: int,
 
 
 def _in_worker(gold: str, test: str, test_paths: list[str], min_length: int,
-               fail_to_pass: list[str], texts: dict[str, str | None]) -> bytes:
+               fail_to_pass: list[str], mirrors: list[str],
+               texts: dict[str, str | None]) -> bytes:
     def read(path: str) -> str | None:
         if path not in texts:
             raise _Unlisted(path)
         return texts[path]
 
-    return _propose(gold, test, test_paths, min_length, fail_to_pass, read)
+    return _propose(gold, test, test_paths, min_length, fail_to_pass, mirrors, read)
 
 
 def _propose(gold: str, test: str, test_paths: list[str], min_length: int,
-             fail_to_pass: list[str], read: Callable[[str], str | None]) -> bytes:
+             fail_to_pass: list[str], mirrors: list[str],
+             read: Callable[[str], str | None]) -> bytes:
     return msgspec.json.encode(propose(gold, test, test_paths, min_length,
-                                       fail_to_pass=fail_to_pass, read=read), order="sorted")
+                                       fail_to_pass=fail_to_pass, read=read, mirrors=mirrors),
+                               order="sorted")

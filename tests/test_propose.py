@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import commit, diff, make_repo
+from conftest import Audit, commit, diff, make_repo, row, write_benchmark
 
 from determinacy import codebase
 from determinacy.config import DEFAULT_TEST_PATHS
@@ -229,6 +229,63 @@ def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
                "word of the prose")
     assert said["job_quota"] == (True, "")
     assert verdicts("Rework how contexts are made.")["context_settings"] == (True, "")
+
+
+def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
+    """A new `zsh_completions.go` mirrors `bash_completions.go` (same folder, one word of the
+    name replaced): its `GenZshCompletion` follows `GenBashCompletion` there (CONVENTION when
+    the prose says zsh). A name with no counterpart there has no sibling; a file in another
+    folder or with another extension is no mirror."""
+    from determinacy.propose import mirrored, propose
+
+    go = "package cmd\n\nimport \"io\"\n\n"
+    base = {"go.mod": "module example.com/cli\n\ngo 1.21\n",
+            "cmd/command.go": "package cmd\n\ntype Command struct{}\n",
+            "cmd/bash_completions.go": go + "// GenBashCompletion writes bash completion.\n"
+                                       "func (c *Command) GenBashCompletion(w io.Writer) error {\n"
+                                       "\treturn nil\n}\n",
+            "cmd/bash_completions.py": "", "docs/zsh_completions.go": "package docs\n"}
+    gold = {"cmd/zsh_completions.go": go + "func (c *Command) GenZshCompletion(w io.Writer) error {"
+                                      "\n\treturn nil\n}\n\n"
+                                      "func (c *Command) QuoteZshWords(w io.Writer) error {\n"
+                                      "\treturn nil\n}\n"}
+    test = {"cmd/zsh_completions_test.go": "package cmd\n\nimport \"testing\"\n\n"
+                                           "func TestZsh(t *testing.T) {\n"
+                                           "\tc := &Command{}\n\tif c.GenZshCompletion(nil) != nil "
+                                           "|| c.QuoteZshWords(nil) != nil {\n"
+                                           "\t\tt.Fatal(\"zsh\")\n\t}\n}\n"}
+    assert mirrored(["cmd/zsh_completions.go"], sorted(base)) == ["cmd/bash_completions.go"]
+    repo = tmp_path / "r"
+    sha = make_repo(repo, base)
+    gold_patch, test_patch = diff(repo, sha, gold), diff(repo, sha, test)
+    tree = codebase.list_tree(repo / ".git", sha)
+    p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=["TestZsh"],
+                read=tree.read, mirrors=["cmd/bash_completions.go"])
+    got = {c.constant: c for c in p.candidates}
+    new, other = got["GenZshCompletion"], got["QuoteZshWords"]
+    assert new.defuse == other.defuse == "gold→test"
+    assert [(s.name, s.at, s.word) for s in new.siblings] == [
+        ("GenBashCompletion", "cmd/bash_completions.go:6", "zsh")]
+    assert other.siblings == []
+    bare = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=["TestZsh"],
+                   read=tree.read)
+    assert {c.constant: c for c in bare.candidates}["GenZshCompletion"].siblings == []
+    # A run finds the mirror itself, proposes with it (with and without worker processes)
+    # and settles: the new name the prose's word predicts is a hypothesis, the other a claim.
+    cfg = write_benchmark(tmp_path / "bench", [row("zsh", sha, "Add zsh completion.",
+                                                   gold_patch, test_patch, repo="acme/cli",
+                                                   f2p=["TestZsh"])],
+                          mirror=str(repo / ".git"))
+    for jobs in ("1", "2"):
+        audit = Audit(tmp_path / f"j{jobs}")
+        audit.run(cfg, "--jobs", jobs)
+        got_sql = {r["constant"]: (r["certified"], r["convention"]) for r in audit.sql(
+            cfg, "select constant, certified, convention from candidates "
+                 "where constant in ('GenZshCompletion', 'QuoteZshWords')")}
+        assert got_sql == {"GenZshCompletion": (False, "`GenBashCompletion` at "
+                                                "cmd/bash_completions.go:6 with one part "
+                                                "replaced by `zsh`, a word of the prose"),
+                           "QuoteZshWords": (True, "")}, jobs
 
 
 def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:
