@@ -363,25 +363,31 @@ def added_tokens(files: list[FileDiff]) -> Iterator[Tok]:
                     yield Tok(kind, raw, fd.path, hunk[idx][0], defines)
 
 
-def removed_names(fd: FileDiff) -> list[tuple[str, int]]:
-    """The names on the lines the patch removes, each with its base_commit line: what a
-    rename leaves behind. Each hunk's old side is lexed whole (a removed line keeps its
-    context), and comments and strings give no name."""
-    lexer = lexer_for(fd.path)
-    out: list[tuple[str, int]] = []
+def removed_lines(fd: FileDiff) -> set[int]:
+    """The base_commit line numbers of the lines the patch removes."""
+    out: set[int] = set()
     for h in fd.raw:
-        old = [(tag, text) for tag, text in h.lines if tag != "+"]
-        if fd.binary or not any(tag == "-" for tag, _ in old):
-            continue
-        text = "".join(t if t.endswith("\n") else t + "\n" for _, t in old)
-        starts, pos = [], 0
-        for _, t in old:
-            starts.append(pos)
-            pos += len(t) if t.endswith("\n") else len(t) + 1
-        for kind, raw, offset, _ in (_lex(lexer, text) if lexer else _lex_fallback(text)):
-            idx = _line_index(starts, offset)
-            if kind == "identifier" and old[idx][0] == "-":
-                out.append((raw, h.source_start + idx))
+        line = h.source_start
+        for tag, _ in h.lines:
+            if tag == "-":
+                out.add(line)
+            if tag != "+":
+                line += 1
+    return out
+
+
+def string_literals(path: str, text: str) -> set[tuple[int, int]] | None:
+    """The (start, end) offsets of the content of each whole string literal of a file, its
+    quotes left out; comments and docstrings are none. None when no lexer knows the path."""
+    lexer = lexer_for(path)
+    if lexer is None:
+        return None
+    out: set[tuple[int, int]] = set()
+    for lx in _lexemes(lexer, text):
+        v = lx.value
+        q = 3 if v[:3] in ('"""', "'''") and len(v) >= 6 else 1
+        if lx.kind == "string" and len(v) >= 2 * q and v[0] in "\"'`" and v[-1] == v[0]:
+            out.add((lx.offset + q, lx.offset + len(v) - q))
     return out
 
 

@@ -25,7 +25,15 @@ import msgspec
 
 from determinacy import datafiles, languages
 from determinacy.errors import CaseError
-from determinacy.patches import DEF, LOCAL_DEF, FileDiff, added_tokens, parse_patch, removed_names
+from determinacy.patches import (
+    DEF,
+    LOCAL_DEF,
+    FileDiff,
+    added_tokens,
+    parse_patch,
+    removed_lines,
+    string_literals,
+)
 from determinacy.paths import is_test_path
 from determinacy.postimage import PostImage, base_line, file_line, post_images
 from determinacy.prose import words
@@ -387,18 +395,23 @@ def _locations(occs: Iterable[Occ]) -> list[str]:
 
 
 def mirrored(created: Iterable[str], listing: Iterable[str]) -> list[str]:
-    """Files at base that a file the gold creates mirrors: in the same folder, the name with
-    exactly one word replaced (`bash_completions.go` for a new `zsh_completions.go`), at most
-    MAX_MIRRORS per new file. The names of the new file follow theirs (method §6.6)."""
-    folders: dict[str, list[str]] = defaultdict(list)
+    """Files at base that a file the gold creates mirrors: in the same folder, with the same
+    extension, a name of two words or more with exactly one replaced (`bash_completions.go`
+    for a new `zsh_completions.go`; a one-word name such as `settings.py` mirrors nothing:
+    every module of its folder would), at most MAX_MIRRORS per new file. The names of the
+    new file follow theirs (method §6.6)."""
+    folders: dict[tuple[str, str], list[tuple[str, list[str]]]] = defaultdict(list)
     for path in listing:
-        folders[path.rpartition("/")[0]].append(path)
+        folder, _, name = path.rpartition("/")
+        stem, dot, ext = name.rpartition(".")
+        folders[(folder, ext if dot else "")].append((path, words(stem if dot else name)))
     out: set[str] = set()
     for new in created:
         folder, _, name = new.rpartition("/")
-        mine = words(name)
-        out.update(sorted(p for p in folders.get(folder, ()) if p != new
-                          and _replaced_part(mine, words(p.rpartition("/")[2])))[:MAX_MIRRORS])
+        stem, dot, ext = name.rpartition(".")
+        mine = words(stem if dot else name)
+        out.update(sorted(p for p, theirs in folders.get((folder, ext if dot else ""), ())
+                          if p != new and _replaced_part(mine, theirs))[:MAX_MIRRORS])
     return sorted(out)
 
 
@@ -435,11 +448,14 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
     fed_in = {(o.value, o.path, o.test) for o in test.occs
               if o.kind != "identifier" and o.language and o.test and not o.asserting}
     ids_of = {o: grading.ids(o) for o in test.occs}
-    # Literals the graded tests feed in, from their code or an input data file: an
-    # expected-output file (a golden snapshot) that holds one echoes the test's own input back
-    # (`"lockfilePath": "mix.lock"` for the `mix.lock` the test hands the parser).
-    fed_anywhere = {o.value for o in test.occs if o.kind != "identifier" and o.language
-                    and not o.asserting and ids_of[o]}
+    # Literals the graded tests feed in, from their code or an input data file, and the ids
+    # of the tests that do: a value of an expected-output file (a golden snapshot) one of
+    # those tests compares against echoes the test's own input back (`"lockfilePath":
+    # "mix.lock"` for the `mix.lock` the test hands the parser). Its keys are the fix's.
+    fed_by: dict[str, set[str]] = defaultdict(set)
+    for o in test.occs:
+        if o.kind != "identifier" and o.language and not o.asserting:
+            fed_by[o.value].update(ids_of[o])
     echoed: set[Occ] = set()
     for o in test.occs:
         ids = ids_of[o]
@@ -447,8 +463,8 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                                                                 o.test) in fed_in:
             passed.add(o)
             ids = []
-        if ids and o.kind != "identifier" and o.asserting and o.value in fed_anywhere \
-                and datafiles.format_of(o.path):
+        if ids and o.kind != "identifier" and o.asserting and o.decl == "value" \
+                and datafiles.format_of(o.path) and not fed_by.get(o.value, set()).isdisjoint(ids):
             echoed.add(o)
             ids = []
         # A literal grades only where the test asserts it (an assertion, an expected value):
@@ -461,7 +477,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
             ids = []
         graded_ids[o] = ids
         t_by[o.value].append(o)
-    defs = _Defs(gold, test, {f.path: f for f in made}, _mirror_defs(mirrors, read))
+    defs = _Defs(gold, test, {f.path: f for f in made}, read, _mirror_defs(mirrors, read))
     tables = _table_shapes(gold.occs)
     # Test strings fed in (not asserted) longer than one token: texts the code reads.
     inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
@@ -586,17 +602,31 @@ def _candidate(constant: str, kind: str, gs: list[Occ], ts: list[Occ], defuse: s
 
 
 class _Defs:
-    """What the gold's post-image files say around a definition: the names its file already
-    had at base (for convention, method §7) and a callable's declaration line."""
+    """What the gold's files say around a definition: the names and literals its file
+    already had at base (for convention, method §7) and a callable's declaration line."""
 
     def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff],
+                 read: Callable[[str], str | None] | None = None,
                  mirrors: dict[str, list[Any]] | None = None):
-        self.gold, self.diffs, self.mirrors = gold, diffs, mirrors or {}
+        self.gold, self.diffs, self.read, self.mirrors = gold, diffs, read, mirrors or {}
         self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
         self._base: dict[str, list[Any]] | None = None
+        self._removed: dict[str, list[Any]] = {}
+        self._names: dict[str, set[str]] = {}
+        self._texts: dict[str, str | None] = {}
 
     def is_new(self, path: str) -> bool:
         return path in self.new
+
+    def _at_base(self, path: str) -> str:
+        """The file's path at base_commit (its old name when the gold renames it)."""
+        fd = self.diffs.get(path)
+        return (fd.old_path or path) if fd is not None else path
+
+    def _base_text(self, path: str) -> str | None:
+        if path not in self._texts:
+            self._texts[path] = self.read(self._at_base(path)) if self.read else None
+        return self._texts[path]
 
     def _base_defs(self) -> dict[str, list[Any]]:
         """path -> definitions on lines the gold did not add (so they exist at base)."""
@@ -609,31 +639,50 @@ class _Defs:
                                         and t.line not in img.added]
         return self._base
 
+    def _removed_defs(self, path: str) -> list[Any]:
+        """The definitions on the lines the gold removes from `path`, read from the whole
+        base file (base lines): what a rename leaves behind."""
+        if path not in self._removed:
+            lines = removed_lines(self.diffs[path])
+            text = self._base_text(path) if lines else None
+            facts = (languages.analyze(self._at_base(path), text, lines)
+                     if text is not None else None)
+            self._removed[path] = [t for t in facts.tokens if t.role == "def"
+                                   and t.line in lines] if facts is not None else []
+        return self._removed[path]
+
+    def _post_names(self, img: PostImage) -> set[str]:
+        if img.path not in self._names:
+            self._names[img.path] = set(_NAME.findall(img.text))
+        return self._names[img.path]
+
     def siblings(self, d: Occ) -> list[Sibling]:
         """Existing names `d` follows: same declaration kind, scope and owner in its file
-        (or, for a new file, in the files it mirrors), or a name the gold removes from its
-        file altogether (a rename: `context_defaults` for a new `context_settings`), with
-        exactly one of its camel/snake parts replaced (the new part is `word`); or any
-        existing definition of the gold's files that differs from it only in case."""
+        (or, for a new file, in the files it mirrors), with exactly one of its camel/snake
+        parts replaced (the new part is `word`); so is a definition the gold removes from
+        its file altogether (a rename: `context_defaults` for a new `context_settings`); or
+        any existing definition of the gold's files that differs from it only in case."""
         mine = words(d.value)
+        group = (d.decl, d.scope, d.owner)
         out: dict[str, Sibling] = {}
         img = self.gold.images.get(d.path)
         if d.path in self.diffs and img is not None and not img.fragment:
-            for name, line in removed_names(self.diffs[d.path]):
-                word = _replaced_part(mine, words(name)) if name not in out else ""
+            for t in self._removed_defs(d.path):
+                word = _replaced_part(mine, words(t.value))
                 # Still in the file after the patch: a name the gold kept, not one it renamed.
-                if word and not re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", img.text):
-                    out[name] = Sibling(name=name, at=f"{d.path}:{line}", word=word)
+                if word and (t.decl, t.scope, t.owner) == group and t.value not in out \
+                        and t.value not in self._post_names(img):
+                    out[t.value] = Sibling(name=t.value, word=word,
+                                           at=f"{self._at_base(d.path)}:{t.line}")
         for path, toks in self._base_defs().items():
             fd = self.diffs[path]
             for t in toks:
                 if t.value == d.value or t.value in out:
                     continue
-                at = f"{path}:{{}}"
+                at = f"{self._at_base(path)}:{{}}"
                 if t.value.casefold() == d.value.casefold():
                     out[t.value] = Sibling(name=t.value, at=at.format(base_line(fd, t.line)))
-                elif path == d.path and (t.decl, t.scope, t.owner) == (d.decl, d.scope,
-                                                                       d.owner):
+                elif path == d.path and (t.decl, t.scope, t.owner) == group:
                     word = _replaced_part(mine, words(t.value))
                     if word:
                         out[t.value] = Sibling(name=t.value,
@@ -642,8 +691,7 @@ class _Defs:
             # A new file's names follow the file it mirrors (same kind, scope and owner).
             for path, toks in self.mirrors.items():
                 for t in toks:
-                    if t.value not in out and (t.decl, t.scope, t.owner) == (d.decl, d.scope,
-                                                                             d.owner):
+                    if t.value not in out and (t.decl, t.scope, t.owner) == group:
                         word = _replaced_part(mine, words(t.value))
                         if word:
                             out[t.value] = Sibling(name=t.value, at=f"{path}:{t.line}",
@@ -653,24 +701,28 @@ class _Defs:
 
     def text_siblings(self, constant: str, gs: list[Occ]) -> list[Sibling]:
         """Existing strings a new string follows: a whole literal (or data-file key or
-        value) that is the same text with exactly one of its words replaced (the new word is
-        `word`), on a line a file of its gold occurrences already had at base (`"Windows 11
-        Version 24H2"` beside a new `"Windows 11 Version 25H2"`)."""
+        value) that the base version of a file of its gold occurrences holds, the same text
+        with exactly one of its words replaced (the new word is `word`): `"Windows 11
+        Version 24H2"` beside a new `"Windows 11 Version 25H2"`, also where the gold edits
+        that literal in place."""
         mine = words(constant)
         if len(mine) < 2:
             return []
+        # Each word in turn left open; a literal starts at a quote (no backtracking into
+        # a long run of letters).
         ones = [re.compile(re.escape(constant[:r.start()]) + _RUN.pattern
                            + re.escape(constant[r.end():])) for r in _RUN.finditer(constant)]
         out: dict[str, Sibling] = {}
         for path in sorted({o.path for o in gs}):
             img = self.gold.images.get(path)
-            if img is None or img.fragment or img.new_file or path not in self.diffs:
+            text = self._base_text(path) if img is not None and not img.new_file else None
+            if text is None or path not in self.diffs:
                 continue
-            for text, line in _base_strings(img, ones):
-                word = _replaced_part(mine, words(text))
-                if word and text not in out:
-                    out[text] = Sibling(name=text, word=word,
-                                        at=f"{path}:{base_line(self.diffs[path], line)}")
+            for found, line in _base_strings(self._at_base(path), text, ones):
+                word = _replaced_part(mine, words(found))
+                if word and found not in out:
+                    out[found] = Sibling(name=found, word=word,
+                                         at=f"{self._at_base(path)}:{line}")
         return sorted(out.values(), key=lambda s: _loc_key(s.at))[:MAX_LOCATIONS]
 
     def signature(self, d: Occ) -> str:
@@ -702,24 +754,32 @@ def _body_start(text: str) -> int:
 _RUN = re.compile(r"[A-Za-z0-9]+")  # a word of a string, as `text_siblings` swaps one
 
 
-def _base_strings(img: PostImage, patterns: list[re.Pattern[str]]) -> Iterator[tuple[str, int]]:
-    """(text, line) of each string on a line the patch did not add that one of `patterns`
-    matches whole: a data file's keys and values; elsewhere, text between two equal quotes
-    (a literal, not the code or comments around it)."""
-    if datafiles.format_of(img.path):
-        for item in datafiles.items(img.path, img.text):
-            if item.line not in img.added and any(p.fullmatch(item.value) for p in patterns):
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+def _base_strings(path: str, text: str, patterns: list[re.Pattern[str]]
+                  ) -> Iterator[tuple[str, int]]:
+    """(text, line) of each string of a base file that one of `patterns` matches whole: a
+    data file's keys and values; elsewhere, the content of a whole string literal (never a
+    comment, a docstring or part of a longer string; without a lexer for the file, text
+    between two equal quotes)."""
+    if datafiles.format_of(path):
+        for item in datafiles.items(path, text):
+            if any(p.fullmatch(item.value) for p in patterns):
                 yield item.value, item.line
         return
-    starts = [0, *(m.end() for m in re.finditer("\n", img.text))]
+    starts = [0, *(m.end() for m in re.finditer("\n", text))]
+    literals: set[tuple[int, int]] | None = None
+    lexed = False
     for p in patterns:
-        for hit in p.finditer(img.text):
+        for hit in re.finditer(f"(?<=[\"'`])(?:{p.pattern})(?=[\"'`])", text):
             a, b = hit.span()
-            quote = img.text[a - 1:a] if a else ""
-            line = bisect.bisect_right(starts, a)
-            if quote in ('"', "'", "`") and img.text[b:b + 1] == quote \
-                    and line not in img.added:
-                yield hit.group(), line
+            if text[a - 1] != text[b]:
+                continue
+            if not lexed:  # lexed once, when a quoted match is found
+                literals, lexed = string_literals(path, text), True
+            if literals is None or (a, b) in literals:
+                yield hit.group(), bisect.bisect_right(starts, a)
 
 
 def _replaced_part(new: list[str], old: list[str]) -> str:

@@ -1,9 +1,10 @@
 """Is a constant stated in the prose? Every normalization here only makes certification harder
 (method §6.3): exact, case-insensitive, and the constant's words as a run of the prose's words
-(also singular, and for two to four words in any order)."""
+(for two words or more also singular or plural, and up to four in any order)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -14,19 +15,26 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-MAX_RUN = 4  # the longest run of words matched in any order
+MAX_RUN = 4  # the longest run of a name's words matched in any order
+# Words whose final s is no plural ending (besides those ending in ss, us and is).
+_NOT_PLURAL = frozenset(
+    "https news always perhaps whereas yes its thus plus windows series species ios macos "
+    "chaos kudos alias canvas atlas bias gas lens".split())
 
 
-def singular(word: str) -> str:
-    """A lower-case word with a plural ending taken off (`widths`, `boxes`, `entries`); words
-    ending in ss, us or is kept (`class`, `status`, `this`)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
+def singulars(word: str) -> set[str]:
+    """A lower-case word and what it may be with a plural ending taken off: `widths` ->
+    width; `caches` -> cache or cach; `entries` -> entry or entrie. Two words are one when
+    their sets meet (`release` and `releases`, never `http` and `https`)."""
+    out = {word}
+    if len(word) > 3 and word.endswith("s") and word not in _NOT_PLURAL \
+            and not word.endswith(("ss", "us", "is")):
+        out.add(word[:-1])
+        if word.endswith("es"):
+            out.add(word[:-2])
+        if word.endswith("ies"):
+            out.add(word[:-3] + "y")
+    return out
 
 
 # Placeholders of format strings and of templates written in prose: `%s`, `%w`, `%-5d`, `{}`,
@@ -51,13 +59,12 @@ class Prose:
         self.text = text
         self.folded = text.casefold()
         self.joined = " " + " ".join(words(text)) + " "
-        # The same words singular, and every run of two to four of them in any order: a prose
-        # that says "terminal widths" or "filename format" states `terminal_width` and
-        # `format_filename`.
-        single = [singular(w) for w in words(text)]
-        self.singular = " " + " ".join(single) + " "
-        self.runs = {tuple(sorted(single[i:i + k])) for k in range(2, MAX_RUN + 1)
-                     for i in range(len(single) - k + 1)}
+        # Where each word, or it without a plural ending, stands: "terminal widths" and
+        # "filename format" state `terminal_width` and `format_filename` (`_said`).
+        self._at: dict[str, set[int]] = {}
+        for i, w in enumerate(words(text)):
+            for form in singulars(w):
+                self._at.setdefault(form, set()).add(i)
         # Versions written as names drop their dots (`qt_66` for Qt 6.6, `py311`): every
         # leading run of a dotted version's numbers, joined.
         self.versions = {"".join(v.split(".")[:n]) for v in _VERSION.findall(text)
@@ -70,6 +77,19 @@ class Prose:
         """`word` (one part of a name, lower case) is a word of the prose."""
         return f" {word.lower()} " in self.joined or word in self.versions
 
+    def _said(self, name: list[str]) -> bool:
+        """The words of a name as a run of the prose's words, each maybe plural on either
+        side; a run of two to MAX_RUN words in any order too."""
+        at = [set().union(*(self._at.get(f, set()) for f in singulars(w))) for w in name]
+        if any(all(s + j in at[j] for j in range(1, len(name))) for s in at[0]):
+            return True
+        if len(name) > MAX_RUN:
+            return False
+        orders = list(itertools.permutations(range(len(name))))
+        starts = {p - j for ps in at for p in ps for j in range(len(name))}
+        return any(all(s + order[j] in at[j] for j in range(len(name)))
+                   for s in starts for order in orders)
+
     def match(self, constant: str) -> str:
         """The first normalization under which `constant` is in the prose, or ""."""
         if constant in self.text:
@@ -80,9 +100,7 @@ class Prose:
         w = words(constant)
         if w and f" {' '.join(w)} " in self.joined:
             return "words"
-        single = [singular(x) for x in w]
-        if w and (f" {' '.join(single)} " in self.singular
-                  or tuple(sorted(single)) in self.runs):
+        if len(w) >= 2 and self._said(w):
             return "words, singular or reordered"
         segments = fixed_segments(constant)
         if PLACEHOLDER.search(constant) and segments and all(

@@ -198,21 +198,30 @@ def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
     """A rename leaves the old name on a line the gold removes: `context_settings` for
     `context_defaults` is CONVENTION when the prose says "settings", a claim when it does
     not. A name the gold removes in a comment predicts nothing."""
-    base = {**PY_BASE, "pkg/core.py": "# The old job_limits option is gone.\n\n\n"
+    doc = '"""Contexts.\n\nLine one.\nLine two.\nLine three.\nLine four.\n"""\n'
+    base = {**PY_BASE, "pkg/core.py": doc + "# The old job_limits option is gone.\n"
+                                      'RETRY_DEFAULTS = {"count": 1}\n\n\n'
                                       "def make_context(name, context_defaults=None):\n"
-                                      "    return name, context_defaults\n"}
-    gold = {"pkg/core.py": "def make_context(name, context_settings=None, job_quota=0):\n"
-                           "    return name, context_settings, job_quota\n"}
+                                      "    job_tally = 0\n"
+                                      "    return name, context_defaults, job_tally\n"}
+    gold = {"pkg/core.py": doc + 'RETRY_SETTINGS = {"count": 1}\n\n\n'
+                                 "def make_context(name, context_settings=None, job_quota=0):\n"
+                                 "    return name, context_settings, job_quota\n"}
     test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
-            + "\n\ndef test_settings():\n    from pkg.core import make_context\n\n"
+            + "\n\ndef test_settings():\n    from pkg.core import RETRY_SETTINGS, make_context\n"
+              "\n    assert RETRY_SETTINGS\n"
               '    assert make_context("x", context_settings={"a": 1}, job_quota=2)[2] == 2\n'}
     f2p = ["tests/test_core.py::test_settings"]
     got = candidates(tmp_path, base, gold, test, f2p)
     renamed, other = got["context_settings"], got["job_quota"]
     assert renamed.defuse == "gold→test"
     assert [(s.name, s.at, s.word) for s in renamed.siblings] == [
-        ("context_defaults", "pkg/core.py:4", "settings")]
-    assert other.siblings == []  # `job_limits` is in a removed comment only
+        ("context_defaults", "pkg/core.py:12", "settings")]
+    # Read from the whole base file: a hunk that opens inside the docstring above loses none.
+    assert [(s.name, s.at, s.word) for s in got["RETRY_SETTINGS"].siblings] == [
+        ("RETRY_DEFAULTS", "pkg/core.py:9", "settings")]
+    # A removed comment, or a removed local (`job_tally`), is no sibling of a parameter.
+    assert other.siblings == []
 
     def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
         task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
@@ -225,7 +234,7 @@ def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
 
     said = verdicts("Context: defaults -> settings. Jobs get a quota.")
     assert said["context_settings"] == (
-        False, "`context_defaults` at pkg/core.py:4 with one part replaced by `settings`, a "
+        False, "`context_defaults` at pkg/core.py:12 with one part replaced by `settings`, a "
                "word of the prose")
     assert said["job_quota"] == (True, "")
     assert verdicts("Rework how contexts are made.")["context_settings"] == (True, "")
@@ -244,7 +253,8 @@ def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
             "cmd/bash_completions.go": go + "// GenBashCompletion writes bash completion.\n"
                                        "func (c *Command) GenBashCompletion(w io.Writer) error {\n"
                                        "\treturn nil\n}\n",
-            "cmd/bash_completions.py": "", "docs/zsh_completions.go": "package docs\n"}
+            "cmd/bash_completions.py": "", "docs/zsh_completions.go": "package docs\n",
+            "cmd/flags.go": "package cmd\n"}
     gold = {"cmd/zsh_completions.go": go + "func (c *Command) GenZshCompletion(w io.Writer) error {"
                                       "\n\treturn nil\n}\n\n"
                                       "func (c *Command) QuoteZshWords(w io.Writer) error {\n"
@@ -255,6 +265,7 @@ def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
                                            "|| c.QuoteZshWords(nil) != nil {\n"
                                            "\t\tt.Fatal(\"zsh\")\n\t}\n}\n"}
     assert mirrored(["cmd/zsh_completions.go"], sorted(base)) == ["cmd/bash_completions.go"]
+    assert mirrored(["cmd/args.go"], sorted(base)) == []  # a one-word name: no mirror
     repo = tmp_path / "r"
     sha = make_repo(repo, base)
     gold_patch, test_patch = diff(repo, sha, gold), diff(repo, sha, test)
@@ -294,22 +305,32 @@ def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:
     whole literal (a comment, part of a longer string) predicts nothing."""
     base = {**PY_BASE, "pkg/core.py": 'RELEASES = {\n    22631: "Windows 11 Version 23H2",\n'
                                       '    9600: "Desktop Edition for Legacy builds",\n}\n'
-                                      "# Legacy Desktop Edition is not supported.\n\n\n"
+                                      "# Legacy Desktop Edition is not supported.\n"
+                                      '# Replaces "Legacy Client Edition" builds.\n'
+                                      'NOTE = "the \'Legacy Home Edition\' line"\n'
+                                      'CHANNEL = "Stable Channel 7"\n\n\n'
                                       "def release_name(build):\n"
+                                      '    """Names \'Legacy Home Edition\' too."""\n'
                                       '    return RELEASES.get(build, "")\n'}
     gold = {"pkg/core.py": base["pkg/core.py"].replace(
         "    9600:", '    26100: "Windows 11 Version 24H2",\n'
-                    '    17763: "Legacy Server Edition",\n    9600:')}
+                    '    17763: "Legacy Server Edition",\n    9600:').replace(
+        "Stable Channel 7", "Stable Channel 8")}
     test = {"tests/test_core.py": PY_BASE["tests/test_core.py"]
-            + "\n\ndef test_release():\n    from pkg.core import release_name\n\n"
+            + "\n\ndef test_release():\n    from pkg.core import CHANNEL, release_name\n\n"
               '    assert release_name(26100) == "Windows 11 Version 24H2"\n'
-              '    assert release_name(17763) == "Legacy Server Edition"\n'}
+              '    assert release_name(17763) == "Legacy Server Edition"\n'
+              '    assert CHANNEL == "Stable Channel 8"\n'}
     f2p = ["tests/test_core.py::test_release"]
     got = candidates(tmp_path, base, gold, test, f2p)
     new, other = got["Windows 11 Version 24H2"], got["Legacy Server Edition"]
     assert [(s.name, s.at, s.word) for s in new.siblings] == [
         ("Windows 11 Version 23H2", "pkg/core.py:2", "24")]
+    # A comment, a docstring and a quote inside a longer string are no literals.
     assert other.siblings == []
+    # A literal the gold edits in place was there at base all the same.
+    assert [(s.name, s.at, s.word) for s in got["Stable Channel 8"].siblings] == [
+        ("Stable Channel 7", "pkg/core.py:8", "8")]
 
     def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
         task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,

@@ -487,16 +487,20 @@ CASES: list[Case] = [
     # test never feeds in is the fix's output.
     Case("echoed", "json",
          'PARSERS = {"mix.lock": "hexpm"}\n\n\n'
-         "def analyze(path):\n    return {\"type\": PARSERS[path], \"lockfilePath\": path}\n",
+         "def analyze(path):\n"
+         '    return {"type": PARSERS[path], "lockfilePath": path, "libraries": []}\n',
          "def test_new():\n    import json\n    from pathlib import Path\n\n"
          "    from pkg.core import analyze\n\n"
          '    want = json.loads((Path(__file__).parent / "golden" / "mix.lock.json").read_text())\n'
-         '    got = analyze("mix.lock")\n    assert got == want\n',
+         '    got = analyze("mix.lock")\n    assert got == want\n'
+         '    libs = got["libraries"]\n    assert not libs\n',
          (("negative", "mix.lock", Want(graded=False, rule=NOT_GRADED_ECHO)),
-          ("positive", "hexpm", Want(defuse="", rule="literal", kind="string"))),
+          ("positive", "hexpm", Want(defuse="", rule="literal", kind="string")),
+          # A key the test reads out of the result is the fix's, not an input echoed.
+          ("positive-key", "libraries", Want(defuse="", rule="literal", kind="string"))),
          on="python",
          test_files={"tests/golden/mix.lock.json": '{"type": "hexpm", "lockfilePath": '
-                                                   '"mix.lock"}\n'}),
+                                                   '"mix.lock", "libraries": []}\n'}),
     # Text of docs and comments, even where a hunk starts inside them, yields no candidate.
     *[Case("doc", lang, gold, test, (("positive", name, crosses()),
                                      ("negative", doc, ABSENT), ("negative-comment", cmt, ABSENT)),

@@ -12,7 +12,7 @@ from determinacy.codebase import list_tree
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.paths import exclude_pathspecs, is_test_path
 from determinacy.propose import propose, trivial_reason
-from determinacy.prose import Prose, singular, words
+from determinacy.prose import Prose, singulars, words
 from determinacy.settle import receipt_command
 
 
@@ -42,8 +42,15 @@ def test_prose_normalizations_only_make_certification_harder() -> None:
         assert q.match(name) == "words, singular or reordered", name
     for name in ("format_file_name", "filename_formatter", "width_of_terminal", "ranges_int_x"):
         assert q.match(name) == "", name
-    assert [singular(w) for w in ("widths", "boxes", "entries", "class", "status", "this")] \
-        == ["width", "box", "entry", "class", "status", "this"]
+    for one, many in [("width", "widths"), ("box", "boxes"), ("entry", "entries"),
+                      ("release", "releases"), ("cache", "caches"), ("cookie", "cookies")]:
+        assert singulars(one) & singulars(many), (one, many)
+    for a, b in [("http", "https"), ("new", "news"), ("clas", "class"), ("statu", "status")]:
+        assert not singulars(a) & singulars(b), (a, b)
+    r = Prose("Serve it over HTTPS port 8443 with the new releases, and more test cases.")
+    assert r.match("HTTP_PORT") == "" and r.match("new_release") and r.match("test_case")
+    # A single word keeps its ending: "window" does not state `WINDOWS`, nor "new" `news`.
+    assert Prose("Close the window.").match("WINDOWS") == Prose("A new one.").match("news") == ""
 
 
 def test_test_path_policy_uses_git_glob_semantics() -> None:
