@@ -477,7 +477,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
             ids = []
         graded_ids[o] = ids
         t_by[o.value].append(o)
-    defs = _Defs(gold, test, {f.path: f for f in made}, read, _mirror_defs(mirrors, read))
+    defs = _Defs(gold, test, {f.path: f for f in made}, read, mirrors)
     tables = _table_shapes(gold.occs)
     # Test strings fed in (not asserted) longer than one token: texts the code reads.
     inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
@@ -514,18 +514,6 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                     unresolved_tests=grading.unresolved,
                     fragments=sorted(p for s in (gold, test) for p, img in s.images.items()
                                      if img.fragment))
-
-
-def _mirror_defs(paths: Sequence[str], read: Callable[[str], str | None] | None
-                 ) -> dict[str, list[Any]]:
-    """path -> the definitions of each mirrored file at base (its declaring tokens only)."""
-    out: dict[str, list[Any]] = {}
-    for path in paths:
-        text = read(path) if read else None
-        facts = languages.analyze(path, text, ()) if text is not None else None
-        if facts is not None:
-            out[path] = [t for t in facts.tokens if t.role == "def"]
-    return out
 
 
 # A gold file that adds this many literals of one shape is transcribing a table.
@@ -606,14 +594,15 @@ class _Defs:
     already had at base (for convention, method §7) and a callable's declaration line."""
 
     def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff],
-                 read: Callable[[str], str | None] | None = None,
-                 mirrors: dict[str, list[Any]] | None = None):
-        self.gold, self.diffs, self.read, self.mirrors = gold, diffs, read, mirrors or {}
+                 read: Callable[[str], str | None] | None = None, mirrors: Sequence[str] = ()):
+        self.gold, self.diffs, self.read, self.mirrors = gold, diffs, read, list(mirrors)
         self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
         self._base: dict[str, list[Any]] | None = None
-        self._removed: dict[str, list[Any]] = {}
         self._names: dict[str, set[str]] = {}
         self._texts: dict[str, str | None] = {}
+        # Syntax facts of base files, parsed only for a name or string that may follow one
+        # of their names or literals (a cheap text check first): path, lines -> facts.
+        self._facts: dict[tuple[str, frozenset[int] | None], Any] = {}
 
     def is_new(self, path: str) -> bool:
         return path in self.new
@@ -624,9 +613,30 @@ class _Defs:
         return (fd.old_path or path) if fd is not None else path
 
     def _base_text(self, path: str) -> str | None:
+        """The text at base of a gold file (by its path after the patch) or a mirror."""
         if path not in self._texts:
             self._texts[path] = self.read(self._at_base(path)) if self.read else None
         return self._texts[path]
+
+    def _base_facts(self, path: str, lines: frozenset[int] | None) -> Any:
+        """The syntax facts of a file at base, on `lines` (and its declarations)."""
+        if (path, lines) not in self._facts:
+            text = self._base_text(path)
+            self._facts[(path, lines)] = (languages.analyze(self._at_base(path), text, lines)
+                                          if text is not None else None)
+        return self._facts[(path, lines)]
+
+    def _names_in(self, text: str) -> set[str]:
+        """The distinct names a text spells (a superset of its definitions)."""
+        if text not in self._names:
+            self._names[text] = set(_NAME.findall(text))
+        return self._names[text]
+
+    def _may_follow(self, mine: list[str], text: str | None) -> bool:
+        """Whether some name `text` spells is `mine` with one part replaced: only then is the
+        file parsed for its definitions."""
+        return text is not None and any(_replaced_part(mine, words(n))
+                                        for n in self._names_in(text))
 
     def _base_defs(self) -> dict[str, list[Any]]:
         """path -> definitions on lines the gold did not add (so they exist at base)."""
@@ -639,22 +649,17 @@ class _Defs:
                                         and t.line not in img.added]
         return self._base
 
-    def _removed_defs(self, path: str) -> list[Any]:
-        """The definitions on the lines the gold removes from `path`, read from the whole
-        base file (base lines): what a rename leaves behind."""
-        if path not in self._removed:
-            lines = removed_lines(self.diffs[path])
-            text = self._base_text(path) if lines else None
-            facts = (languages.analyze(self._at_base(path), text, lines)
-                     if text is not None else None)
-            self._removed[path] = [t for t in facts.tokens if t.role == "def"
-                                   and t.line in lines] if facts is not None else []
-        return self._removed[path]
-
-    def _post_names(self, img: PostImage) -> set[str]:
-        if img.path not in self._names:
-            self._names[img.path] = set(_NAME.findall(img.text))
-        return self._names[img.path]
+    def _removed_defs(self, path: str, mine: list[str]) -> list[Any]:
+        """The definitions on the lines the gold removes from `path` (base lines), read from
+        the whole base file: what a rename leaves behind."""
+        fd = self.diffs[path]
+        removed = "".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
+        if not self._may_follow(mine, removed):
+            return []
+        lines = frozenset(removed_lines(fd))
+        facts = self._base_facts(path, lines)
+        return [t for t in facts.tokens if t.role == "def" and t.line in lines] \
+            if facts is not None else []
 
     def siblings(self, d: Occ) -> list[Sibling]:
         """Existing names `d` follows: same declaration kind, scope and owner in its file
@@ -667,11 +672,11 @@ class _Defs:
         out: dict[str, Sibling] = {}
         img = self.gold.images.get(d.path)
         if d.path in self.diffs and img is not None and not img.fragment:
-            for t in self._removed_defs(d.path):
+            for t in self._removed_defs(d.path, mine):
                 word = _replaced_part(mine, words(t.value))
                 # Still in the file after the patch: a name the gold kept, not one it renamed.
                 if word and (t.decl, t.scope, t.owner) == group and t.value not in out \
-                        and t.value not in self._post_names(img):
+                        and t.value not in self._names_in(img.text):
                     out[t.value] = Sibling(name=t.value, word=word,
                                            at=f"{self._at_base(d.path)}:{t.line}")
         for path, toks in self._base_defs().items():
@@ -689,9 +694,12 @@ class _Defs:
                                                at=at.format(base_line(fd, t.line)), word=word)
         if self.is_new(d.path):
             # A new file's names follow the file it mirrors (same kind, scope and owner).
-            for path, toks in self.mirrors.items():
-                for t in toks:
-                    if t.value not in out and (t.decl, t.scope, t.owner) == group:
+            for path in self.mirrors:
+                facts = (self._base_facts(path, frozenset())
+                         if self._may_follow(mine, self._base_text(path)) else None)
+                for t in facts.tokens if facts is not None else ():
+                    if t.role == "def" and t.value not in out \
+                            and (t.decl, t.scope, t.owner) == group:
                         word = _replaced_part(mine, words(t.value))
                         if word:
                             out[t.value] = Sibling(name=t.value, at=f"{path}:{t.line}",
@@ -718,12 +726,42 @@ class _Defs:
             text = self._base_text(path) if img is not None and not img.new_file else None
             if text is None or path not in self.diffs:
                 continue
-            for found, line in _base_strings(self._at_base(path), text, ones):
+            for found, line in self._base_strings(path, text, ones):
                 word = _replaced_part(mine, words(found))
                 if word and found not in out:
                     out[found] = Sibling(name=found, word=word,
                                          at=f"{self._at_base(path)}:{line}")
         return sorted(out.values(), key=lambda s: _loc_key(s.at))[:MAX_LOCATIONS]
+
+    def _base_strings(self, path: str, text: str, patterns: list[re.Pattern[str]]
+                      ) -> Iterator[tuple[str, int]]:
+        """(text, line) of each string of a gold file at base that one of `patterns` matches
+        whole: a data file's keys and values; elsewhere, the content of a whole string
+        literal, as its syntax tree (else its lexer) reads it: never a comment, a docstring or
+        part of a longer string."""
+        at_base = self._at_base(path)
+        if datafiles.format_of(at_base):
+            for item in datafiles.items(at_base, text):
+                if any(p.fullmatch(item.value) for p in patterns):
+                    yield item.value, item.line
+            return
+        starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        hits = []  # text between two equal quotes, first: few survive, the parse is for them
+        for p in patterns:
+            for hit in re.finditer(f"(?<=[\"'`])(?:{p.pattern})(?=[\"'`])", text):
+                a, b = hit.span()
+                if text[a - 1] == text[b]:
+                    hits.append((hit.group(), bisect.bisect_right(starts, a), a, b))
+        if not hits:
+            return
+        facts = (self._base_facts(path, frozenset(h[1] for h in hits))
+                 if languages.for_path(at_base) else None)
+        if facts is not None:
+            strings = {(t.value, t.line) for t in facts.tokens if t.kind == "string"}
+            yield from ((h, line) for h, line, _, _ in hits if (h, line) in strings)
+            return
+        spans = string_literals(at_base, text)
+        yield from ((h, line) for h, line, a, b in hits if spans is None or (a, b) in spans)
 
     def signature(self, d: Occ) -> str:
         """A callable's declaration from its name to the body's opening (`:` or `{`), at
@@ -755,31 +793,6 @@ _RUN = re.compile(r"[A-Za-z0-9]+")  # a word of a string, as `text_siblings` swa
 
 
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
-
-
-def _base_strings(path: str, text: str, patterns: list[re.Pattern[str]]
-                  ) -> Iterator[tuple[str, int]]:
-    """(text, line) of each string of a base file that one of `patterns` matches whole: a
-    data file's keys and values; elsewhere, the content of a whole string literal (never a
-    comment, a docstring or part of a longer string; without a lexer for the file, text
-    between two equal quotes)."""
-    if datafiles.format_of(path):
-        for item in datafiles.items(path, text):
-            if any(p.fullmatch(item.value) for p in patterns):
-                yield item.value, item.line
-        return
-    starts = [0, *(m.end() for m in re.finditer("\n", text))]
-    literals: set[tuple[int, int]] | None = None
-    lexed = False
-    for p in patterns:
-        for hit in re.finditer(f"(?<=[\"'`])(?:{p.pattern})(?=[\"'`])", text):
-            a, b = hit.span()
-            if text[a - 1] != text[b]:
-                continue
-            if not lexed:  # lexed once, when a quoted match is found
-                literals, lexed = string_literals(path, text), True
-            if literals is None or (a, b) in literals:
-                yield hit.group(), bisect.bisect_right(starts, a)
 
 
 def _replaced_part(new: list[str], old: list[str]) -> str:
