@@ -32,6 +32,18 @@ def candidates(tmp: Path, base_files: dict[str, str], gold: dict[str, str],
     return {c.constant: c for c in p.candidates if every or c.graded_by}
 
 
+def settled(got: dict[str, Candidate], prose: str, f2p: list[str]
+            ) -> dict[str, tuple[bool, str]]:
+    """(certified, convention) of each candidate, settled against `prose` with every one
+    searched and absent from the codebase."""
+    task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
+                prose=prose, gold_patch="", test_patch="", fail_to_pass=f2p)
+    p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
+    search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
+                            excluded=[], searched=list(got), found={})
+    return {c.constant: (c.certified, c.convention) for c in settle(task, p, search).checks}
+
+
 PY_BASE = {"pkg/__init__.py": "", "pkg/core.py": 'def helper():\n    """Help."""\n    return 1\n',
            "tests/test_core.py": "from pkg.core import helper\n\n\ndef test_helper():\n"
                                  "    assert helper() == 1\n"}
@@ -177,13 +189,7 @@ def test_a_name_the_codebase_convention_predicts(tmp_path: Path) -> None:
     assert quorum.siblings == []
 
     def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
-        task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
-                    prose=prose, gold_patch="", test_patch="", fail_to_pass=["TestRedis"])
-        p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
-        search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
-                                excluded=[], searched=list(got), found={})
-        return {c.constant: (c.certified, c.convention)
-                for c in settle(task, p, search).checks}
+        return settled(got, prose, ["TestRedis"])
 
     said = verdicts("Add a store backed by Redis.")
     assert said["StoreRedis"][0] is False and "`StoreMemory` at store/store.go:8" in \
@@ -224,13 +230,7 @@ def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
     assert other.siblings == []
 
     def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
-        task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
-                    prose=prose, gold_patch="", test_patch="", fail_to_pass=f2p)
-        p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
-        search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
-                                excluded=[], searched=list(got), found={})
-        return {c.constant: (c.certified, c.convention)
-                for c in settle(task, p, search).checks}
+        return settled(got, prose, f2p)
 
     said = verdicts("Context: defaults -> settings. Jobs get a quota.")
     assert said["context_settings"] == (
@@ -333,13 +333,7 @@ def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:
         ("Stable Channel 7", "pkg/core.py:8", "8")]
 
     def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
-        task = Task(case_id="c", instance_id="c", row=1, repo="o/r", base_commit="0" * 40,
-                    prose=prose, gold_patch="", test_patch="", fail_to_pass=f2p)
-        p = Proposal(candidates=list(got.values()), gold_files=[], test_files=[])
-        search = CodebaseSearch(repo="o/r", base_commit="0" * 40, absence="strict",
-                                excluded=[], searched=list(got), found={})
-        return {c.constant: (c.certified, c.convention)
-                for c in settle(task, p, search).checks}
+        return settled(got, prose, f2p)
 
     said = verdicts("Add Windows 11 24H2, and a server edition for old builds.")
     assert said["Windows 11 Version 24H2"] == (
