@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import Audit, commit, diff, make_repo, row, write_benchmark
+from conftest import Audit, commit, diff, git, make_repo, row, write_benchmark
 
 from determinacy import codebase
 from determinacy.config import DEFAULT_TEST_PATHS
@@ -238,6 +238,35 @@ def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
                "word of the prose")
     assert said["job_quota"] == (True, "")
     assert verdicts("Rework how contexts are made.")["context_settings"] == (True, "")
+
+
+def test_a_sibling_in_a_renamed_file_is_shown_at_its_base_path(tmp_path: Path) -> None:
+    """The gold moves `pkg/old.py` to `pkg/core.py` and adds `StoreRedis` beside
+    `StoreMemory`: the sibling's receipt names the file as it is at base_commit, where a
+    skeptic's `git show` finds it."""
+    from determinacy.propose import propose
+
+    body = "class StoreMemory:\n    pass\n\n\nclass StoreDisk:\n    pass\n"
+    repo = tmp_path / "r"
+    sha = make_repo(repo, {"pkg/__init__.py": "", "pkg/old.py": body,
+                           "tests/test_core.py": "def test_nothing():\n    pass\n"})
+    git(repo, "checkout", "-q", "--detach", sha)
+    git(repo, "mv", "pkg/old.py", "pkg/core.py")
+    (repo / "pkg" / "core.py").write_text(body + "\n\nclass StoreRedis:\n    pass\n")
+    git(repo, "add", "-A")
+    gold_patch = git(repo, "diff", "--cached", "-M", sha)
+    git(repo, "reset", "-q", "--hard", sha)
+    git(repo, "checkout", "-q", "main")
+    assert "rename from pkg/old.py" in gold_patch
+    test_patch = diff(repo, sha, {"tests/test_core.py": "def test_nothing():\n    pass\n\n\n"
+                                  "def test_redis():\n    from pkg.core import StoreRedis\n\n"
+                                  "    assert StoreRedis()\n"})
+    tree = codebase.list_tree(repo / ".git", sha)
+    p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3,
+                fail_to_pass=["tests/test_core.py::test_redis"], read=tree.read)
+    [redis] = [c for c in p.candidates if c.constant == "StoreRedis"]
+    assert ("StoreMemory", "pkg/old.py:1", "redis") in [(s.name, s.at, s.word)
+                                                         for s in redis.siblings]
 
 
 def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
