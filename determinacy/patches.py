@@ -145,7 +145,7 @@ def _string_pieces(text: str, start_line: int) -> Iterator[tuple[str, int]]:
             yield piece, start_line + i
 
 
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _FALLBACK = re.compile(
     r"""(?P<s>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"""
     r"|(?P<n>\b\d[\d_.]*\b)"
@@ -195,13 +195,13 @@ def _lexemes(lexer: Lexer, text: str) -> list[_Lexeme]:
         elif ttype in Name:
             # Builtins and decorators are the language's, not the task's: kept for context only.
             kind = "name" if any(ttype in s for s in _SKIP_NAMES) else "identifier"
-            for m in _IDENT.finditer(value):
+            for m in IDENTIFIER.finditer(value):
                 out.append(_Lexeme(kind, m.group(0), offset + m.start(), ttype))
         elif ttype in Token.Operator or ttype in Token.Punctuation:
             out.append(_Lexeme("punct", value.strip(), offset, ttype))
         elif ttype in Token.Text or ttype in Token.Other or ttype in Token.Error:
             # Some lexers leave unknown spans as Text/Other; take names from them too.
-            for m in _IDENT.finditer(value):
+            for m in IDENTIFIER.finditer(value):
                 if len(m.group(0)) > 1:
                     out.append(_Lexeme("identifier", m.group(0), offset + m.start(), ttype))
     if buf:

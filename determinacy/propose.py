@@ -27,6 +27,7 @@ from determinacy import datafiles, languages
 from determinacy.errors import CaseError
 from determinacy.patches import (
     DEF,
+    IDENTIFIER,
     LOCAL_DEF,
     FileDiff,
     added_tokens,
@@ -600,9 +601,9 @@ class _Defs:
         self._base: dict[str, list[Any]] | None = None
         self._names: dict[str, set[str]] = {}
         self._texts: dict[str, str | None] = {}
-        # Syntax facts of base files, parsed only for a name or string that may follow one
-        # of their names or literals (a cheap text check first): path, lines -> facts.
-        self._facts: dict[tuple[str, frozenset[int] | None], Any] = {}
+        # Syntax facts of base files, each parsed once, and only for a name or string that
+        # may follow one of its names or literals (a cheap text check first).
+        self._facts: dict[str, Any] = {}
 
     def is_new(self, path: str) -> bool:
         return path in self.new
@@ -618,18 +619,18 @@ class _Defs:
             self._texts[path] = self.read(self._at_base(path)) if self.read else None
         return self._texts[path]
 
-    def _base_facts(self, path: str, lines: frozenset[int] | None) -> Any:
-        """The syntax facts of a file at base, on `lines` (and its declarations)."""
-        if (path, lines) not in self._facts:
+    def _base_facts(self, path: str) -> Any:
+        """The syntax facts of a whole file at base (None: no grammar reads it)."""
+        if path not in self._facts:
             text = self._base_text(path)
-            self._facts[(path, lines)] = (languages.analyze(self._at_base(path), text, lines)
-                                          if text is not None else None)
-        return self._facts[(path, lines)]
+            self._facts[path] = (languages.analyze(self._at_base(path), text)
+                                 if text is not None else None)
+        return self._facts[path]
 
     def _names_in(self, text: str) -> set[str]:
         """The distinct names a text spells (a superset of its definitions)."""
         if text not in self._names:
-            self._names[text] = set(_NAME.findall(text))
+            self._names[text] = set(IDENTIFIER.findall(text))
         return self._names[text]
 
     def _may_follow(self, mine: list[str], text: str | None) -> bool:
@@ -656,8 +657,8 @@ class _Defs:
         removed = "".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
         if not self._may_follow(mine, removed):
             return []
-        lines = frozenset(removed_lines(fd))
-        facts = self._base_facts(path, lines)
+        lines = removed_lines(fd)
+        facts = self._base_facts(path)
         return [t for t in facts.tokens if t.role == "def" and t.line in lines] \
             if facts is not None else []
 
@@ -695,7 +696,7 @@ class _Defs:
         if self.is_new(d.path):
             # A new file's names follow the file it mirrors (same kind, scope and owner).
             for path in self.mirrors:
-                facts = (self._base_facts(path, frozenset())
+                facts = (self._base_facts(path)
                          if self._may_follow(mine, self._base_text(path)) else None)
                 for t in facts.tokens if facts is not None else ():
                     if t.role == "def" and t.value not in out \
@@ -754,8 +755,7 @@ class _Defs:
                     hits.append((hit.group(), bisect.bisect_right(starts, a), a, b))
         if not hits:
             return
-        facts = (self._base_facts(path, frozenset(h[1] for h in hits))
-                 if languages.for_path(at_base) else None)
+        facts = self._base_facts(path)
         if facts is not None:
             strings = {(t.value, t.line) for t in facts.tokens if t.kind == "string"}
             yield from ((h, line) for h, line, _, _ in hits if (h, line) in strings)
@@ -790,9 +790,6 @@ def _body_start(text: str) -> int:
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")  # a word of a string, as `text_siblings` swaps one
-
-
-_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def _replaced_part(new: list[str], old: list[str]) -> str:
