@@ -188,15 +188,12 @@ def test_a_name_the_codebase_convention_predicts(tmp_path: Path) -> None:
     assert [(s.name, s.word) for s in lower.siblings][:1] == [("StoreDisk", "")]
     assert quorum.siblings == []
 
-    def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
-        return settled(got, prose, ["TestRedis"])
-
-    said = verdicts("Add a store backed by Redis.")
+    said = settled(got, "Add a store backed by Redis.", ["TestRedis"])
     assert said["StoreRedis"][0] is False and "`StoreMemory` at store/store.go:8" in \
         said["StoreRedis"][1] and "`redis`" in said["StoreRedis"][1]
     assert said["Storedisk"][0] is False and "differs only in case" in said["Storedisk"][1]
     assert said["Quorum"] == (True, "")
-    silent = verdicts("Add a store backed by a key-value server.")
+    silent = settled(got, "Add a store backed by a key-value server.", ["TestRedis"])
     assert silent["StoreRedis"] == (True, "")  # the prose gives no word to follow the sibling
 
 
@@ -229,15 +226,12 @@ def test_a_renamed_name_the_prose_predicts(tmp_path: Path) -> None:
     # A removed comment, or a removed local (`job_tally`), is no sibling of a parameter.
     assert other.siblings == []
 
-    def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
-        return settled(got, prose, f2p)
-
-    said = verdicts("Context: defaults -> settings. Jobs get a quota.")
+    said = settled(got, "Context: defaults -> settings. Jobs get a quota.", f2p)
     assert said["context_settings"] == (
         False, "`context_defaults` at pkg/core.py:12 with one part replaced by `settings`, a "
                "word of the prose")
     assert said["job_quota"] == (True, "")
-    assert verdicts("Rework how contexts are made.")["context_settings"] == (True, "")
+    assert settled(got, "Rework how contexts are made.", f2p)["context_settings"] == (True, "")
 
 
 def test_a_sibling_in_a_renamed_file_is_shown_at_its_base_path(tmp_path: Path) -> None:
@@ -361,15 +355,12 @@ def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:
     assert [(s.name, s.at, s.word) for s in got["Stable Channel 8"].siblings] == [
         ("Stable Channel 7", "pkg/core.py:8", "8")]
 
-    def verdicts(prose: str) -> dict[str, tuple[bool, str]]:
-        return settled(got, prose, f2p)
-
-    said = verdicts("Add Windows 11 24H2, and a server edition for old builds.")
+    said = settled(got, "Add Windows 11 24H2, and a server edition for old builds.", f2p)
     assert said["Windows 11 Version 24H2"] == (
         False, "`Windows 11 Version 23H2` at pkg/core.py:2 with one part replaced by `24`, a "
                "word of the prose")
     assert said["Legacy Server Edition"] == (True, "")
-    assert verdicts("Add the newest release.")["Windows 11 Version 24H2"] == (True, "")
+    assert settled(got, "Add the newest release.", f2p)["Windows 11 Version 24H2"] == (True, "")
 
 
 def test_ospec_tests_and_assertions(tmp_path: Path) -> None:
