@@ -102,8 +102,8 @@ def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
     """Time one git grep per constant against the tool's search, on the same patterns."""
     import msgspec
 
-    from determinacy import search
-    from determinacy.codebase import list_tree
+    from determinacy.codebase import search
+    from determinacy.codebase.repos import list_tree
     from determinacy.config import split_repo
     from determinacy.records import CodebaseSearch
 

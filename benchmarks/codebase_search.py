@@ -10,7 +10,7 @@ on the same inputs, by:
   (a) a fresh `git worktree add --detach` per task, one `rg -F -l` per constant, worktree removed;
   (b) one checkout switched per task (`git checkout -f --detach`), one `rg -F -l` per constant;
   (c) one `git grep -F -q --text` per constant per commit, on the mirror;
-  (d) the tool: per repository its trees listed (one `codebase.survey` first, as the `search`
+  (d) the tool: per repository its trees listed (one `repos.survey` first, as the `search`
       task does), one `search.Engine.ensure` over every task's tree and
       constants (the `search` task), then `Engine.find` per task (the `codebase` phase); first
       on an empty store with the blob cache cleared (cold), then a new engine on the same
@@ -46,11 +46,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from determinacy import codebase, search
+from determinacy.codebase import repos, search
 from determinacy.config import Config, load_config
 from determinacy.git import clean_env
-from determinacy.propose import propose
-from determinacy.source import load_tasks
+from determinacy.proposer.propose import propose
+from determinacy.sources.rows import load_tasks
 from determinacy.store import Store
 
 # As determinacy.git's reads: no transport, no fsmonitor; and no hooks in the scratch clones.
@@ -135,10 +135,10 @@ def prepare(cfg: Config, tmp: Path,
     for task in loaded.tasks:
         if limit is not None and per_repo[task.repo] >= limit:
             continue
-        git_dir, may_fetch = codebase.ensure_mirror(store, cfg, task.repo)
-        sha = codebase.resolve_commit(store, cfg, git_dir, task.repo, task.base_commit,
+        git_dir, may_fetch = repos.ensure_mirror(store, cfg, task.repo)
+        sha = repos.resolve_commit(store, cfg, git_dir, task.repo, task.base_commit,
                                       may_fetch)
-        tree = codebase.list_tree(git_dir, sha)
+        tree = repos.list_tree(git_dir, sha)
         unread = tree.state([]).unread
         proposal = propose(task.gold_patch, task.test_patch, cfg.policy.test_paths,
                            cfg.policy.min_length, fail_to_pass=task.fail_to_pass,
@@ -235,9 +235,9 @@ def method_d(cases: list[Case], listing: list[float], store: Store) -> set[Pair]
     trees = {}
     t = time.perf_counter()
     for git_dir in dict.fromkeys(c.git_dir for c in cases):
-        codebase.survey(git_dir, sorted({c.commit for c in cases if c.git_dir == git_dir}))
+        repos.survey(git_dir, sorted({c.commit for c in cases if c.git_dir == git_dir}))
     for c in cases:
-        trees[c.index] = codebase.list_tree(c.git_dir, c.commit)
+        trees[c.index] = repos.list_tree(c.git_dir, c.commit)
     listing[0] += time.perf_counter() - t
     for repo in sorted({c.repo for c in cases}):
         mine = [c for c in cases if c.repo == repo]
@@ -254,7 +254,7 @@ def batch_count(store: Store) -> int:
 def distinct_blobs(cases: list[Case]) -> dict[Path, list[str]]:
     blobs: dict[Path, dict[str, None]] = {}
     for c in cases:
-        tree = codebase.list_tree(c.git_dir, c.commit)
+        tree = repos.list_tree(c.git_dir, c.commit)
         into = blobs.setdefault(c.git_dir, {})
         for e in tree.entries:
             if e.kind == "blob" and e.sha not in tree.missing:
@@ -287,11 +287,11 @@ def read_once(git_dir: Path, shas: list[str]) -> int:
 
 def raw_present(c: Case, constant: str) -> bool:
     """Whether `constant` is in the raw bytes of some blob (cache, else git), not decoded."""
-    tree = codebase.list_tree(c.git_dir, c.commit)
+    tree = repos.list_tree(c.git_dir, c.commit)
     needle = constant.encode("utf-8", "surrogatepass")
     shas = {e.sha for e in tree.entries if e.kind == "blob" and e.sha not in tree.missing}
     for sha in shas:
-        data = codebase.BLOBS.get(sha)
+        data = repos.BLOBS.get(sha)
         if data is None:
             data = run(["git", f"--git-dir={c.git_dir}", *GIT_CONFIG, "cat-file", "blob", sha],
                        cwd=c.git_dir).stdout
@@ -364,9 +364,9 @@ def main() -> None:
         t = time.perf_counter()
         cases, skipped, excluded = prepare(cfg, tmp, args.limit)
         n_const = sum(len(c.constants) for c in cases)
-        repos = Counter(c.repo for c in cases)
+        per_repo = Counter(c.repo for c in cases)
         print(f"{len(lines)} tasks read; {len(cases)} compared "
-              f"({', '.join(f'{r} {n}' for r, n in sorted(repos.items()))}), {n_const} "
+              f"({', '.join(f'{r} {n}' for r, n in sorted(per_repo.items()))}), {n_const} "
               f"(task, constant) pairs; limit per repo: {args.limit or 'none'}")
         print("tasks skipped: "
               + (", ".join(f"{why} {n}" for why, n in sorted(skipped.items())) or "none"))
@@ -398,10 +398,10 @@ def main() -> None:
         timed("(b) checkout + rg", lambda: method_b(cases, clones), times, answers)
         timed("(c) git grep", lambda: method_c(cases), times, answers)
         # Cold: no blob and no tree the floor's listing read is at hand.
-        codebase.BLOBS = codebase.BlobCache(max_bytes=codebase.BLOBS.max_bytes,
-                                            max_blob=codebase.BLOBS.max_blob)
-        codebase._close_objects()
-        codebase._OBJECTS.clear()
+        repos.BLOBS = repos.BlobCache(max_bytes=repos.BLOBS.max_bytes,
+                                            max_blob=repos.BLOBS.max_blob)
+        repos._close_objects()
+        repos._OBJECTS.clear()
         cold, warm = [0.0], [0.0]
         store = Store(tmp / "store")
         timed("(d) tool, cold", lambda: method_d(cases, cold, store), times, answers)

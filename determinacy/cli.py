@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from determinacy import __version__
-from determinacy.agent import stop_agents
+from determinacy.agents.calls import stop_agents
 from determinacy.config import Config, load_config
 from determinacy.errors import DeterminacyError, StoreError
 from determinacy.store import Store
@@ -141,8 +141,9 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     """
     from doit.doit_cmd import DoitMain
 
-    from determinacy import dodb, workers
+    from determinacy import dodb
     from determinacy.graph import Audit, DeterminacyLoader, prepare
+    from determinacy.proposer import pool
 
     path = find_config(config)
     cfg = load_config(path)
@@ -164,11 +165,11 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     argv += list(doit_args)
     # Progress goes to stderr; stdout carries only the results (the summary, --json).
     loader = DeterminacyLoader(audit, outstream=sys.stderr, quiet=quiet)
-    workers.start(jobs)
+    pool.start(jobs)
     try:
         rc = DoitMain(loader, config_filenames=()).run(argv)
     finally:
-        workers.stop()
+        pool.stop()
     if audit.fatal:
         raise audit.fatal[0]
     verdicts = _verdict_counts(audit.store, cfg) if rc == 0 else {}
@@ -196,7 +197,7 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
 def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: int | None,
                  passes: int | None, timeout: float | None) -> list[Any]:
     """The agent passes to run now: none without an agent command."""
-    from determinacy.agent_phases import AgentSetup
+    from determinacy.agents.phases import AgentSetup
     from determinacy.config import argv
 
     try:
@@ -216,7 +217,7 @@ def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: i
 
 
 def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:
-    from determinacy.report import verdict_counts
+    from determinacy.reports.query import verdict_counts
 
     return verdict_counts(store, cfg.name)
 
@@ -227,10 +228,11 @@ def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:
 @runs_option
 def report(config: str | None, store_dir: str | None, runs_dir: str) -> None:
     """Regenerate RUNS/<name>/ from the store's tables only: no agent, no git, byte for byte."""
-    from determinacy.report import render
+    from determinacy.reports.render import render
+    from determinacy.score.render import OUTPUTS
 
     cfg = _load(config)
-    click.echo(render(_store(store_dir, cfg), cfg, Path(runs_dir)) / "REPORT.md")
+    click.echo(render(_store(store_dir, cfg), cfg, Path(runs_dir), OUTPUTS) / "REPORT.md")
 
 
 @main.command()
@@ -246,7 +248,8 @@ def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> 
     Example:
       determinacy show examples/swebench-pro.toml vuls-1832b4
     """
-    from determinacy.report import connect, find_case, receipt
+    from determinacy.reports.query import connect
+    from determinacy.reports.render import find_case, receipt
 
     if len(config_case) > 2:
         raise click.UsageError("give [CONFIG] CASE")
@@ -266,10 +269,11 @@ def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> 
 def hints(config: str | None, store_dir: str | None, runs_dir: str) -> None:
     """Write RUNS/<name>/hints/<id>.json and .md: the declaration hint of each case (method
     §7), from the store only. Every run and `report` writes them too."""
-    from determinacy.report import render
+    from determinacy.reports.render import render
+    from determinacy.score.render import OUTPUTS
 
     cfg = _load(config)
-    out = render(_store(store_dir, cfg), cfg, Path(runs_dir)) / "hints"
+    out = render(_store(store_dir, cfg), cfg, Path(runs_dir), OUTPUTS) / "hints"
     click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
 
 
@@ -284,7 +288,7 @@ def validate(config: str | None, show: int) -> None:
 
     Exit status 0 when there is nothing to warn about, 3 otherwise.
     """
-    from determinacy.source import validate as check
+    from determinacy.sources.rows import validate as check
 
     cfg = _load(config)
     v = check(cfg, show)
@@ -317,7 +321,8 @@ def diff(config_a: str, config_b: str, store_dir: str | None, other_store: str |
     Example:
       determinacy diff examples/demo.toml demo-lenient.toml
     """
-    from determinacy.report import compare, connect
+    from determinacy.reports.query import connect
+    from determinacy.reports.render import compare
 
     a, b = load_config(config_a), load_config(config_b)
     con_a = connect(_store(store_dir, a), a.name)
@@ -350,7 +355,7 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
       determinacy export my-benchmark.toml --what claims --format csv --out claims.csv
     """
 
-    from determinacy.report import connect, rows
+    from determinacy.reports.query import connect, rows
 
     cfg = _load(config)
     con = connect(_store(store_dir, cfg), cfg.name)
@@ -371,7 +376,7 @@ def formatted(cols: list[str], data: list[tuple[Any, ...]], fmt: str) -> str:
     import csv
     import io
 
-    from determinacy.report import md_table
+    from determinacy.reports.markdown import md_table
 
     if fmt == "markdown":
         return md_table(cols, data)
@@ -402,7 +407,8 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
     source's walk), behaviors, agent_witnesses, agent_calls, passes, scores (`determinacy score`).
     Without QUERY, list the views and their columns."""
 
-    from determinacy.report import connect, rows
+    from determinacy.reports.query import connect, rows
+    from determinacy.score.stored import register
 
     if query is None and config and not config.endswith(".toml") and not Path(config).exists():
         config, query = None, config  # `determinacy sql "select ..."`: the demo's audit
@@ -411,7 +417,9 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
             raise click.UsageError("give QUERY or --file, not both")
         query = query_file.read()
     cfg = _load(config)
-    con = connect(_store(store_dir, cfg), cfg.name, scores=True)
+    store = _store(store_dir, cfg)
+    con = connect(store, cfg.name)
+    register(con, store, cfg.name)
     if not query:
         query = ("SELECT table_name AS view, string_agg(column_name, ', ' ORDER BY "
                  "ordinal_position) AS columns FROM information_schema.columns WHERE table_name "
@@ -579,7 +587,7 @@ def validity_set(config: str | None, instance_id: str, state: Any, reason: str,
 @click.pass_obj
 def validity_list(config: str | None, store_dir: str | None) -> None:
     """Every revision, revision 0 (derived from the verdicts) first."""
-    from determinacy.report import md_table
+    from determinacy.reports.markdown import md_table
     from determinacy.score.validity import listing
 
     cfg = _load(config)

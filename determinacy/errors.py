@@ -16,8 +16,8 @@ class RowError(DeterminacyError):
     """A source row that cannot become a task; the audit records it as an ERROR case."""
 
 
-class CaseError(DeterminacyError):
-    """A phase could not audit one case.
+class CaseFailure(DeterminacyError):
+    """A phase could not audit one case (stored as a `records.CaseError`: an ERROR case).
 
     `transient` errors (network, missing commit, agent failure) are never cached: the next run
     tries again. Deterministic ones (a patch that does not parse) are cached like any result.

@@ -15,7 +15,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from determinacy.errors import CaseError
+from determinacy.errors import CaseFailure
 
 # Seconds; a read of one tree takes well under a second on real mirrors.
 READ_TIMEOUT = 600.0
@@ -54,7 +54,7 @@ def run(git_dir: Path, *args: str, input: bytes | None = None,
         return subprocess.run(cmd, capture_output=True, env=clean_env(isolated=True), cwd=git_dir,
                               input=input, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise CaseError(f"git {args[0]} timed out after {timeout:g} s in {git_dir}",
+        raise CaseFailure(f"git {args[0]} timed out after {timeout:g} s in {git_dir}",
                         transient=True) from None
 
 
@@ -74,7 +74,7 @@ def transfer(args: Sequence[str], cwd: Path, timeout: float) -> subprocess.Compl
         return subprocess.run(cmd, capture_output=True, env=clean_env(isolated=False),
                               cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        raise CaseError(f"git {args[0]} timed out after {timeout:g} s", transient=True) from None
+        raise CaseFailure(f"git {args[0]} timed out after {timeout:g} s", transient=True) from None
 
 
 def stderr_reason(stderr: bytes) -> str:

@@ -22,16 +22,19 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed as _config_changed
 
-from determinacy import __version__, agent, codebase, dodb, phases, search, workers
-from determinacy import agent_phases as ap
-from determinacy.agent_phases import AgentSetup
+from determinacy import __version__, dodb, phases
+from determinacy.agents import calls
+from determinacy.agents import phases as ap
+from determinacy.agents.phases import AgentSetup
+from determinacy.codebase import repos, search
 from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
 from determinacy.errors import StoreError
+from determinacy.proposer import pool
 from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Task
-from determinacy.source import Loaded, load_tasks, locate
+from determinacy.reports.tables import TABLES, TreeRow, error_row, task_row, write_tables
+from determinacy.sources.rows import Loaded, load_tasks, locate
 from determinacy.store import Store, atomic_write, digest, write_if_changed
-from determinacy.tables import TABLES, TreeRow, error_row, task_row, write_tables
 
 
 @dataclass
@@ -55,7 +58,7 @@ class Audit:
         """What the repository's mirror holds, once per graph load: a mirror completed (or
         damaged) in place makes its cases' codebase phase stale."""
         if repo not in self._mirrors:
-            self._mirrors[repo] = codebase.mirror_state(self.cfg, repo)
+            self._mirrors[repo] = repos.mirror_state(self.cfg, repo)
         return self._mirrors[repo]
 
     def inputs(self, task: Task) -> dict[str, str]:
@@ -227,7 +230,7 @@ class _EarlySearch:
     def proposed(self, repo: str, start: Callable[[], None]) -> None:
         with self._lock:
             self._left[repo] -= 1
-            if self._left[repo] or not workers.parallel():
+            if self._left[repo] or not pool.parallel():
                 return
             # Not a daemon: a run that ends meanwhile waits for the pass, never cuts it.
             thread = self._threads[repo] = threading.Thread(
@@ -412,10 +415,11 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
     def task_report() -> Any:
         """Render REPORT.md, CLAIMS.md and every receipt from the tables (SQL only)."""
-        from determinacy.report import render
+        from determinacy.reports.render import render
+        from determinacy.score.render import OUTPUTS
 
         return {
-            "actions": [lambda: render(store, cfg, audit.runs) and None],
+            "actions": [lambda: render(store, cfg, audit.runs, OUTPUTS) and None],
             "file_dep": [str(audit.table(n)) for n in TABLES],
             "targets": [str(audit.out / "REPORT.md"), str(audit.out / "CLAIMS.md"),
                         str(audit.out / "claimable.png")],
@@ -472,7 +476,7 @@ def _agent_params(s: AgentSetup, phase: str, task_hash: str, cfg: Config) -> dic
     """What makes an agent phase's doit task stale (its action keys say the same, finer)."""
     params: dict[str, Any] = {"v": ap.VERSIONS[phase], "argv": list(s.argv), "pass": s.pass_no,
                               "max_chars": s.max_chars, "task": task_hash,
-                              "prompt": digest(agent.prompt_template(phase).encode())}
+                              "prompt": digest(calls.prompt_template(phase).encode())}
     if phase == "refute":
         params["refuter"] = list(s.refuter)
     if phase == "witness":

@@ -18,12 +18,14 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy import codebase, languages, search, workers
+from determinacy import languages
+from determinacy.codebase import repos, search
 from determinacy.config import Config
-from determinacy.errors import CaseError as PhaseFailure
-from determinacy.patches import created_paths, new_paths, touched_paths
+from determinacy.errors import CaseFailure
 from determinacy.paths import exclude_pathspecs
-from determinacy.propose import mirrored
+from determinacy.proposer import pool
+from determinacy.proposer.convention import mirrored
+from determinacy.proposer.patches import created_paths, new_paths, touched_paths
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
@@ -67,7 +69,7 @@ def finish(task: Task, phase: str, out: Path, body: Callable[[], Ref]) -> Ref:
     """Run a phase body, turn its CaseError into an error ref, write the ref."""
     try:
         ref = body()
-    except PhaseFailure as e:
+    except CaseFailure as e:
         ref = _error(task, phase, str(e), e.transient)
     write_ref(out, ref)
     return ref
@@ -131,7 +133,7 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
     def body() -> Ref:
         # Post-images start from the base files the patches touch; their blob ids (content
         # hashes) are in the key, so the same files at base are never parsed twice.
-        tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        tree = repos.open_tree(store, cfg, task.repo, task.base_commit)
         mirrors = mirrored(created_paths(task.gold_patch),
                            (e.path for e in tree.entries if e.kind == "blob"))
         touched = touched_paths(task.gold_patch) | touched_paths(task.test_patch) | set(mirrors)
@@ -144,14 +146,14 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
 
         def compute() -> bytes:
             tree.preload(touched)  # post-images read these: one git process, not one each
-            return workers.proposal(task.gold_patch, task.test_patch, cfg.policy.test_paths,
+            return pool.proposal(task.gold_patch, task.test_patch, cfg.policy.test_paths,
                                     cfg.policy.min_length, task.fail_to_pass, tree.read,
                                     touched, mirrors)
 
         h = store.action(key, compute)
         proposal = msgspec.json.decode(store.get(h), type=Proposal)
         if proposal.error:
-            raise PhaseFailure(proposal.error)
+            raise CaseFailure(proposal.error)
         return Ref(output=h)
 
     return finish(task, "propose", out, body)
@@ -172,7 +174,7 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
     marks: list[str] = []
     todo: list[tuple[str, list[str], str]] = []
     git_dir: Path | None = None
-    state = codebase.mirror_state(cfg, repo)
+    state = repos.mirror_state(cfg, repo)
     for task, propose_ref in cases:
         try:
             up = read_ref(propose_ref)
@@ -188,18 +190,18 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         if not patterns or engine.marked(repo, mark):
             continue
         try:
-            git_dir, sha = codebase.resolve(store, cfg, task.repo, task.base_commit)
-        except PhaseFailure:
+            git_dir, sha = repos.resolve(store, cfg, task.repo, task.base_commit)
+        except CaseFailure:
             continue  # the case's codebase phase reports it
         todo.append((sha, patterns, mark))
     if git_dir is None:
         return
-    with contextlib.suppress(PhaseFailure):  # else each tree is asked for on its own
-        codebase.survey(git_dir, sorted({sha for sha, _, _ in todo}))
+    with contextlib.suppress(CaseFailure):  # else each tree is asked for on its own
+        repos.survey(git_dir, sorted({sha for sha, _, _ in todo}))
     for sha, patterns, mark in todo:
         try:
-            tree = codebase.listed(git_dir, sha)
-        except PhaseFailure:
+            tree = repos.listed(git_dir, sha)
+        except CaseFailure:
             continue
         wants.append((tree.blobs(skipped(cfg)), patterns))
         marks.append(mark)
@@ -216,9 +218,9 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
     def body() -> Ref:
         # The tree is listed before the key: the key covers what of it could be read, so a
         # mirror that gains (or loses) blobs is searched again.
-        tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        tree = repos.open_tree(store, cfg, task.repo, task.base_commit)
         state = tree.state(skipped(cfg))
-        codebase.require_complete(state, cfg)
+        repos.require_complete(state, cfg)
         key = ActionKey(phase="codebase", version=VERSIONS["codebase"],
                         params={**codebase_params(cfg, task), "commit": state.commit},
                         inputs={"patterns": store.put_json(patterns),
@@ -238,7 +240,7 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
     return finish(task, "codebase", out, body)
 
 
-def missing_tests(task: Task, tree: codebase.Tree) -> list[str]:
+def missing_tests(task: Task, tree: repos.Tree) -> list[str]:
     """FAIL_TO_PASS ids naming a test file that is neither in the tree at base_commit nor
     added by a patch: such a test cannot run."""
     files = ({e.path for e in tree.entries} | new_paths(task.test_patch)

@@ -7,7 +7,7 @@ import json
 import msgspec
 
 from determinacy.records import STORED_RECORDS
-from determinacy.tables import TaskRow
+from determinacy.reports.tables import TaskRow
 
 
 def schema_files() -> dict[str, str]:

@@ -4,7 +4,7 @@ repository, as a skeptic would.
 Nothing the audit computed is trusted but the list of claims: each task is read again from
 the source through the config, the text checks are a few lines of plain string code written
 here (not `determinacy.prose` or `determinacy.patches`), and absence is `git grep -F` itself
-(never the search engine, `determinacy.search`). Pure checks first; git only at the edge
+(never the search engine, `determinacy.codebase.search`). Pure checks first; git only at the edge
 (`Repo`), always through `determinacy.git` with an argument list.
 """
 
@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from determinacy import codebase, git
+from determinacy import git
+from determinacy.codebase import repos
 from determinacy.config import Config
-from determinacy.errors import CaseError, DeterminacyError
+from determinacy.errors import CaseFailure, DeterminacyError
 from determinacy.paths import is_test_path
 from determinacy.records import Task
-from determinacy.report import connect, dicts
+from determinacy.reports.query import connect, dicts
 from determinacy.settle import quote
-from determinacy.source import load_tasks
+from determinacy.sources.rows import load_tasks
 from determinacy.store import Store
 
 CHANGED = "the task changed since the audit"
@@ -165,11 +166,11 @@ class Repo:
 
     def unreadable(self, commit: str) -> list[tuple[str, str]]:
         """(path, why) of what `git grep` cannot read at `commit`: submodules (it skips them
-        silently) and blobs the object store lacks. Raises CaseError when git cannot say.
-        The listing is the audit's own (`codebase.list_tree`); the absence check itself is
+        silently) and blobs the object store lacks. Raises CaseFailure when git cannot say.
+        The listing is the audit's own (`repos.list_tree`); the absence check itself is
         git grep, never the tool's search."""
         if commit not in self._unreadable:
-            state = codebase.list_tree(self.git_dir, commit).state()
+            state = repos.list_tree(self.git_dir, commit).state()
             self._unreadable[commit] = sorted((u.path, u.why) for u in state.unread)
         return self._unreadable[commit]
 
@@ -273,32 +274,32 @@ class Verifier:
     store: Store
     cfg: Config
     skipped: list[str]  # globs a lenient audit left out of its search (its receipts too)
-    repos: dict[str, Repo | CaseError] = field(default_factory=dict)
-    commits: dict[tuple[str, str], str | CaseError] = field(default_factory=dict)
+    repos: dict[str, Repo | CaseFailure] = field(default_factory=dict)
+    commits: dict[tuple[str, str], str | CaseFailure] = field(default_factory=dict)
 
     def locate(self, task: Task) -> tuple[Repo, str]:
-        """The task's repository and the full sha its base commit names (raises CaseError)."""
+        """The task's repository and the full sha its base commit names (raises CaseFailure)."""
         if task.repo not in self.repos:
             try:
-                self.repos[task.repo] = Repo(*codebase.ensure_mirror(self.store, self.cfg,
+                self.repos[task.repo] = Repo(*repos.ensure_mirror(self.store, self.cfg,
                                                                      task.repo))
-            except CaseError as e:
+            except CaseFailure as e:
                 self.repos[task.repo] = e
         repo = self.repos[task.repo]
-        if isinstance(repo, CaseError):
+        if isinstance(repo, CaseFailure):
             raise repo
         key = (task.repo, task.base_commit)
         if key not in self.commits:
             try:
                 # As the audit resolved it: an object name, never a ref; the store's own clone
                 # may fetch a commit it lacks, a configured mirror is never written to.
-                self.commits[key] = codebase.resolve_commit(
+                self.commits[key] = repos.resolve_commit(
                     self.store, self.cfg, repo.git_dir, task.repo, task.base_commit,
                     repo.may_fetch)
-            except CaseError as e:
+            except CaseFailure as e:
                 self.commits[key] = e
         sha = self.commits[key]
-        if isinstance(sha, CaseError):
+        if isinstance(sha, CaseFailure):
             raise sha
         return repo, sha
 
@@ -362,7 +363,7 @@ class Verifier:
                 failures += self.absence(repo, sha, claim)
             elif claim.verdict in PRECEDENT_VERDICTS:
                 failures += self.precedents(repo, sha, claim)
-        except CaseError as e:
+        except CaseFailure as e:
             failures.append(str(e))
         return Outcome(claim, tuple(failures))
 

@@ -25,8 +25,8 @@ import msgspec
 import pytest
 from conftest import ROOT, Audit, new_helper, row, widgets_repo, write_benchmark
 
-from determinacy import agent
-from determinacy.errors import CaseError
+from determinacy.agents import calls
+from determinacy.errors import CaseFailure
 from determinacy.store import Store
 
 AGENTS = ROOT / "tests" / "agents"
@@ -99,14 +99,14 @@ def piddir(tmp_path: Path) -> Iterator[Path]:
 
 def ask(tmp_path: Path, argv: list[str], timeout: float, case: str = "c1",
         limit: float = 15) -> tuple[Any, float]:
-    """agent.call in a thread, so that a call that never returns fails the test instead of
+    """calls.call in a thread, so that a call that never returns fails the test instead of
     hanging it. Returns (the answer or the exception, seconds it took)."""
     store = Store(tmp_path / "store")
     result: list[Any] = []
 
     def run() -> None:
         try:
-            result.append(agent.call(store, argv, PROMPT.format(case=case), timeout,
+            result.append(calls.call(store, argv, PROMPT.format(case=case), timeout,
                                      phase="screen", case_id=case, pass_no=1, truncated=[]))
         except Exception as e:
             result.append(e)
@@ -149,7 +149,7 @@ def test_answer_left_stdout_open_is_not_a_timeout(tmp_path: Path, piddir: Path) 
 
 def test_hanging_agent_times_out_and_its_tree_dies(tmp_path: Path, piddir: Path) -> None:
     got, took = ask(tmp_path, command("forker", piddir, "hang"), timeout=1)
-    assert isinstance(got, CaseError) and got.transient, got
+    assert isinstance(got, CaseFailure) and got.transient, got
     assert "timed out after 1 s" in str(got)
     assert 1 <= took < 3, took
     assert all_dead(pids(piddir, "c1"), within=1)
@@ -165,7 +165,7 @@ def test_hanging_agent_times_out_and_its_tree_dies(tmp_path: Path, piddir: Path)
 ])
 def test_failures_name_their_cause(tmp_path: Path, argv: list[str], message: str) -> None:
     got, took = ask(tmp_path, argv, timeout=0.5)
-    assert isinstance(got, CaseError) and got.transient, got
+    assert isinstance(got, CaseFailure) and got.transient, got
     assert message in str(got), got
     assert took < 3, took
     # The transcript is stored either way, named by the message, and names the cause too.
@@ -180,8 +180,8 @@ def test_large_prompt_to_an_agent_that_never_reads(tmp_path: Path) -> None:
     store = Store(tmp_path / "store")
     argv = [sys.executable, "-c", "import time; time.sleep(30)"]
     start = time.monotonic()
-    with pytest.raises(CaseError, match="timed out after 0.5 s"):
-        agent.call(store, argv, PROMPT.format(case="c1") + "x" * 5_000_000, 0.5,
+    with pytest.raises(CaseFailure, match="timed out after 0.5 s"):
+        calls.call(store, argv, PROMPT.format(case="c1") + "x" * 5_000_000, 0.5,
                    phase="screen", case_id="c1", pass_no=1, truncated=[])
     assert time.monotonic() - start < 3
 
@@ -190,8 +190,8 @@ def test_hung_supervisor_is_killed_at_the_safety_deadline(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     # The supervisor itself stops responding: the run kills it at timeout + SLACK, and
     # kills the agent it left behind by the marker in the agent's environment.
-    monkeypatch.setattr(agent, "SLACK", 0.5)
-    monkeypatch.setattr(agent, "GRACE", 0.5)
+    monkeypatch.setattr(calls, "SLACK", 0.5)
+    monkeypatch.setattr(calls, "GRACE", 0.5)
     pidfile = tmp_path / "agent.pid"
     argv = [sys.executable, "-c", "import os, sys, time; open(sys.argv[1], 'w')"
             ".write(str(os.getpid())); time.sleep(30)", str(pidfile)]
@@ -206,7 +206,7 @@ def test_hung_supervisor_is_killed_at_the_safety_deadline(tmp_path: Path,
     assert b"supervise.py" in Path(f"/proc/{supervisor}/cmdline").read_bytes()
     os.kill(supervisor, signal.SIGSTOP)
     t.join(10)
-    assert result and isinstance(result[0], CaseError), result
+    assert result and isinstance(result[0], CaseFailure), result
     assert "timed out after 1.5 s" in str(result[0])
     assert time.monotonic() - start < 1.5 + 0.5 + 2
     assert all_dead([pid, supervisor], within=1)

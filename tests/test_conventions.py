@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from conftest import DEMO
 
 from determinacy import __version__
-from determinacy.agent_phases import AgentSetup
+from determinacy.agents.phases import AgentSetup
 from determinacy.cli import main
 from determinacy.config import load_config
 from determinacy.graph import Audit
@@ -116,7 +116,7 @@ IDS = ["instance_future-architect__vuls-1832b4ee3a20177ad313d806983127cb6e53f5cf
 def test_a_case_is_found_by_a_unique_part_of_its_id(wanted: str, found: str) -> None:
     import duckdb
 
-    from determinacy.report import find_case
+    from determinacy.reports.render import find_case
 
     con = duckdb.connect()
     con.execute("CREATE TABLE tasks AS SELECT unnest($ids) AS case_id, unnest($ids) AS "

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from determinacy.datafiles import Item, format_of, items
+from determinacy.proposer.datafiles import Item, format_of, items
 
 
 def keys(path: str, text: str) -> list[str]:

@@ -28,10 +28,10 @@ from conftest import (
     write_benchmark,
 )
 
-from determinacy import codebase, search
 from determinacy import git as gitcmd
 from determinacy.cli import main
-from determinacy.errors import CaseError
+from determinacy.codebase import repos, search
+from determinacy.errors import CaseFailure
 
 # The only place `frobnicate_widget` exists at base: a blob a size-capped mirror drops.
 BIG = b"\x00binary\x00" + b"frobnicate_widget" + bytes(range(256)) * 64
@@ -159,9 +159,9 @@ def test_ambiguous_prefix_is_an_error(tmp_path: Path) -> None:
     for s in shas:
         by4.setdefault(s[:4], []).append(s)
     prefix = min(p for p, group in by4.items() if len(group) > 1)
-    with pytest.raises(CaseError, match="is ambiguous"):
-        codebase._commit_of(repo / ".git", prefix)
-    assert codebase._commit_of(repo / ".git", shas[0][:12]) == shas[0]
+    with pytest.raises(CaseFailure, match="is ambiguous"):
+        repos._commit_of(repo / ".git", prefix)
+    assert repos._commit_of(repo / ".git", shas[0][:12]) == shas[0]
 
 
 @pytest.mark.parametrize("how", ["GIT_WORK_TREE", "core.worktree", "GIT_* variables"])
@@ -252,7 +252,7 @@ def test_text_in_other_encodings_is_searched_decoded(tmp_path: Path, encoding: s
     make_repo(repo, {"a.txt": "nothing here\n"})
     (repo / "notes.txt").write_bytes(f"first line\nsee {name} here\n".encode(encoding))
     sha = commit(repo, {})
-    tree = codebase.list_tree(repo / ".git", sha)
+    tree = repos.list_tree(repo / ".git", sha)
     assert search.Engine(None).find(tree, "r", [name, "absent thing"]).hits == \
         {name: "notes.txt:2"}
 
@@ -313,10 +313,10 @@ def test_a_partial_clone_is_surveyed_once_for_many_trees(tmp_path: Path) -> None
     mirror = tmp_path / "m.git"
     git(tmp_path, "clone", "-q", "--bare", "--filter=blob:limit=1k", f"file://{src}",
         str(mirror))
-    alone = {sha: codebase.list_tree(mirror, sha).missing for sha in (first, second)}
+    alone = {sha: repos.list_tree(mirror, sha).missing for sha in (first, second)}
     assert len(alone[first]) == 1 and len(alone[second]) == 2
-    codebase._close_objects()
-    codebase._OBJECTS.clear()
+    repos._close_objects()
+    repos._OBJECTS.clear()
     real = gitcmd.run
     calls: list[tuple[str, ...]] = []
 
@@ -325,8 +325,8 @@ def test_a_partial_clone_is_surveyed_once_for_many_trees(tmp_path: Path) -> None
         return real(git_dir, *args, **kw)
 
     with mock.patch.object(gitcmd, "run", counted):
-        codebase.survey(mirror, [first, second])
-        together = {sha: codebase.list_tree(mirror, sha).missing for sha in (first, second)}
+        repos.survey(mirror, [first, second])
+        together = {sha: repos.list_tree(mirror, sha).missing for sha in (first, second)}
     assert together == alone
     assert [a[0] for a in calls] == ["rev-list"]
 
@@ -350,7 +350,7 @@ def test_clone_transports_that_run_code_are_refused(tmp_path: Path, url: str, wh
 def test_clone_and_fetch_have_a_timeout(tmp_path: Path) -> None:
     src = tmp_path / "src"
     make_repo(src, {"a.txt": "a\n"})
-    with pytest.raises(CaseError, match="timed out after"):
+    with pytest.raises(CaseFailure, match="timed out after"):
         gitcmd.transfer(["clone", "--mirror", "--", str(src), str(tmp_path / "dst")],
                         cwd=tmp_path, timeout=0.0001)
 

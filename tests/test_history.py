@@ -11,14 +11,14 @@ from conftest import ROOT, Audit, commit, git, make_repo, source_only_config
 
 from determinacy.config import load_config
 from determinacy.errors import ConfigError
-from determinacy.history import (
+from determinacy.sources.history import (
     CommitProse,
     LinkedIssue,
     changed_lines,
     derived_test_ids,
     split_diff,
 )
-from determinacy.source import load_tasks
+from determinacy.sources.rows import load_tasks
 
 CORE = "def helper():\n    return 1\n"
 TEST = "from pkg.core import helper\n\n\ndef test_helper():\n    assert helper() == 1\n"

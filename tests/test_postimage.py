@@ -1,4 +1,4 @@
-"""Post-images (determinacy/postimage.py): a base blob with a patch applied in memory.
+"""Post-images (determinacy/proposer/postimage.py): a base blob with a patch applied in memory.
 
 git is the oracle throughout: it writes every diff (any context size, any diff algorithm), the
 edited file is what the post-image must equal byte for byte (CRLF read as LF), and git's own
@@ -18,9 +18,9 @@ from conftest import GIT_ENV, ROOT, diff, git, make_repo
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from determinacy.codebase import list_tree
-from determinacy.patches import FileDiff, parse_patch
-from determinacy.postimage import PostImage, apply, file_line, post_images
+from determinacy.codebase.repos import list_tree
+from determinacy.proposer.patches import FileDiff, parse_patch
+from determinacy.proposer.postimage import PostImage, apply, file_line, post_images
 
 
 def run_git(repo: Path, *args: str) -> str:
@@ -82,7 +82,8 @@ def check_fragment_map(frag: PostImage, img: PostImage) -> None:
 # --- the property: any edit of any file, as git diffs it --------------------------------------
 
 REAL = {  # files of this very repository, as cases start from
-    "real/patches.py": (ROOT / "determinacy" / "patches.py").read_text(encoding="utf-8"),
+    "real/patches.py": (ROOT / "determinacy" / "proposer" / "patches.py").read_text(
+        encoding="utf-8"),
     "real/conftest.py": (ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"),
 }
 # Repeated, blank and string-delimiting lines make diffs ambiguous (where a change goes is

@@ -8,8 +8,9 @@ lines of the gold or the test patch, or (b) a CODEBASE-PLURAL / MISDETERMINED cl
 precedents do not verify or that the refuter did not let through. Every check below is done
 again here, independently of the settlers (own diff reading, own `git grep`, own file reads).
 
-Most examples call the pure settlers of determinacy/judge.py directly (with `search`/`read` on
-the real repository); a few run the whole CLI with a scripted agent fed random answers.
+Most examples call the pure settlers of determinacy/agents/checks.py directly (with
+`search`/`read` on the real repository); a few run the whole CLI with a scripted agent fed
+random answers.
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ from conftest import Audit, diff, make_repo, row, write_benchmark
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from determinacy import codebase, judge, search
+from determinacy.agents import checks
+from determinacy.codebase import repos, search
 from determinacy.config import DEFAULT_DEAD_PATHS, DEFAULT_TEST_PATHS
-from determinacy.patches import added_text, parse_patch
 from determinacy.paths import is_test_path
-from determinacy.propose import propose
+from determinacy.proposer.patches import added_text, parse_patch
+from determinacy.proposer.propose import propose
 from determinacy.prose import Prose
 from determinacy.records import AgentWitness, Candidate, Precedent, Task
 
@@ -144,8 +146,8 @@ class World:
         return search.Engine(None).find(self.tree, "acme/dates", [constant]).hits
 
     @functools.cached_property
-    def tree(self) -> codebase.Tree:
-        return codebase.list_tree(self.repo / ".git", self.base)
+    def tree(self) -> repos.Tree:
+        return repos.list_tree(self.repo / ".git", self.base)
 
     @functools.cache  # noqa: B019
     def read(self, path: str) -> str | None:
@@ -373,7 +375,7 @@ def check_screen(case: Case, answer: dict[str, Any], labels: list[str]) -> None:
 
 
 def settle(world: World, case: Case, answer: dict[str, Any]) -> list[AgentWitness]:
-    return judge.settle_witnesses(
+    return checks.settle_witnesses(
         case.task, 1, answer, gold_added=case.gold_added, test_added=case.test_added,
         candidates=case.candidates, search=world.search_many, read=world.read,
         test_paths=DEFAULT_TEST_PATHS, dead_paths=DEFAULT_DEAD_PATHS, min_length=3,
@@ -391,7 +393,7 @@ def test_settlers_certify_only_what_verifies(world: World) -> None:
     def prop(case_id: str, data: st.DataObject) -> None:
         case = world.cases[case_id]
         screen = data.draw(behaviors(case), label="screen")
-        labels = [b.label for b in judge.settle_screen(case.task, 1, screen, case.gold_added)]
+        labels = [b.label for b in checks.settle_screen(case.task, 1, screen, case.gold_added)]
         check_screen(case, screen, labels)
         seen.update(f"screen {lab}" for lab in labels)
 
@@ -401,7 +403,7 @@ def test_settlers_certify_only_what_verifies(world: World) -> None:
         settled = settle(world, case, answer)
         pending = [w for w in settled if w.status == "needs-refutation"]
         refuted = data.draw(refutations(len(pending)), label="refutations")
-        final = judge.apply_refutations(settled, refuted, "refuter")
+        final = checks.apply_refutations(settled, refuted, "refuter")
         assert len(final) == len(answer["witnesses"])
         for w in final:
             seen[f"{w.status} {w.verdict}"] += 1
@@ -412,7 +414,7 @@ def test_settlers_certify_only_what_verifies(world: World) -> None:
                 assert w.reason, w
             if w.status != "claim":
                 continue
-            assert w.verdict in judge.CLAIMABLE, w
+            assert w.verdict in checks.CLAIMABLE, w
             if w.verdict == "AIRTIGHT":
                 check_airtight(world, case, w)
             else:

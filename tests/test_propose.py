@@ -7,9 +7,9 @@ from pathlib import Path
 
 from conftest import Audit, commit, diff, git, make_repo, row, write_benchmark
 
-from determinacy import codebase
+from determinacy.codebase import repos
 from determinacy.config import DEFAULT_TEST_PATHS
-from determinacy.propose import NOT_GRADED_RUN
+from determinacy.proposer.graded import NOT_GRADED_RUN
 from determinacy.prose import Prose
 from determinacy.records import Candidate, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle
@@ -23,8 +23,8 @@ def candidates(tmp: Path, base_files: dict[str, str], gold: dict[str, str],
     repo = tmp / "r"
     base = make_repo(repo, base_files)
     gold_patch, test_patch = diff(repo, base, gold), diff(repo, base, test)
-    tree = codebase.list_tree(repo / ".git", base)
-    from determinacy.propose import propose
+    tree = repos.list_tree(repo / ".git", base)
+    from determinacy.proposer.propose import propose
 
     p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=f2p,
                 read=tree.read)
@@ -163,7 +163,7 @@ def test_without_a_repository_hunks_are_fragments(tmp_path: Path) -> None:
     test = diff(repo, base, {"tests/test_core.py": PY_BASE["tests/test_core.py"]
                              + "\n\ndef test_fresh():\n    assert fresh_name() == 2\n"})
     commit(repo, {})
-    from determinacy.propose import propose
+    from determinacy.proposer.propose import propose
 
     p = propose(gold, test, DEFAULT_TEST_PATHS, 3, fail_to_pass=["tests/test_core.py::test_fresh"])
     assert p.fragments == ["pkg/core.py", "tests/test_core.py"]
@@ -238,7 +238,7 @@ def test_a_sibling_in_a_renamed_file_is_shown_at_its_base_path(tmp_path: Path) -
     """The gold moves `pkg/old.py` to `pkg/core.py` and adds `StoreRedis` beside
     `StoreMemory`: the sibling's receipt names the file as it is at base_commit, where a
     skeptic's `git show` finds it."""
-    from determinacy.propose import propose
+    from determinacy.proposer.propose import propose
 
     body = "class StoreMemory:\n    pass\n\n\nclass StoreDisk:\n    pass\n"
     repo = tmp_path / "r"
@@ -255,7 +255,7 @@ def test_a_sibling_in_a_renamed_file_is_shown_at_its_base_path(tmp_path: Path) -
     test_patch = diff(repo, sha, {"tests/test_core.py": "def test_nothing():\n    pass\n\n\n"
                                   "def test_redis():\n    from pkg.core import StoreRedis\n\n"
                                   "    assert StoreRedis()\n"})
-    tree = codebase.list_tree(repo / ".git", sha)
+    tree = repos.list_tree(repo / ".git", sha)
     p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3,
                 fail_to_pass=["tests/test_core.py::test_redis"], read=tree.read)
     [redis] = [c for c in p.candidates if c.constant == "StoreRedis"]
@@ -268,7 +268,8 @@ def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
     name replaced): its `GenZshCompletion` follows `GenBashCompletion` there (CONVENTION when
     the prose says zsh). A name with no counterpart there has no sibling; a file in another
     folder or with another extension is no mirror."""
-    from determinacy.propose import mirrored, propose
+    from determinacy.proposer.convention import mirrored
+    from determinacy.proposer.propose import propose
 
     go = "package cmd\n\nimport \"io\"\n\n"
     base = {"go.mod": "module example.com/cli\n\ngo 1.21\n",
@@ -292,7 +293,7 @@ def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
     repo = tmp_path / "r"
     sha = make_repo(repo, base)
     gold_patch, test_patch = diff(repo, sha, gold), diff(repo, sha, test)
-    tree = codebase.list_tree(repo / ".git", sha)
+    tree = repos.list_tree(repo / ".git", sha)
     p = propose(gold_patch, test_patch, DEFAULT_TEST_PATHS, 3, fail_to_pass=["TestZsh"],
                 read=tree.read, mirrors=["cmd/bash_completions.go"])
     got = {c.constant: c for c in p.candidates}
@@ -387,7 +388,7 @@ def test_a_pool_worker_proposes_what_the_caller_would(tmp_path: Path) -> None:
     """With `--jobs` > 1 the proposer runs in worker processes, handed the files the patches
     touch: the same bytes as in the caller; a file it was not handed is read by the caller
     instead of being taken as missing."""
-    from determinacy import workers
+    from determinacy.proposer import pool
 
     repo = tmp_path / "r"
     base = make_repo(repo, PY_BASE)
@@ -396,16 +397,16 @@ def test_a_pool_worker_proposes_what_the_caller_would(tmp_path: Path) -> None:
     test = diff(repo, base, {"tests/test_core.py": PY_BASE["tests/test_core.py"]
                              + "\n\ndef test_widget():\n    from pkg.core import make_widget\n"
                              "    assert make_widget() == 'WIDGET_KIND'\n"})
-    tree = codebase.list_tree(repo / ".git", base)
+    tree = repos.list_tree(repo / ".git", base)
     args = (gold, test, DEFAULT_TEST_PATHS, 3, ["tests/test_core.py::test_widget"], tree.read)
-    here = workers.proposal(*args, ["pkg/core.py", "tests/test_core.py"])
+    here = pool.proposal(*args, ["pkg/core.py", "tests/test_core.py"])
     assert b"WIDGET_KIND" in here
-    workers.start(2)
+    pool.start(2)
     try:
-        assert workers.proposal(*args, ["pkg/core.py", "tests/test_core.py"]) == here
-        assert workers.proposal(*args, ["pkg/core.py"]) == here  # the test file: not handed
+        assert pool.proposal(*args, ["pkg/core.py", "tests/test_core.py"]) == here
+        assert pool.proposal(*args, ["pkg/core.py"]) == here  # the test file: not handed
     finally:
-        workers.stop()
+        pool.stop()
 
 
 def test_the_proposer_workers_die_with_a_killed_run(tmp_path: Path) -> None:
@@ -419,7 +420,7 @@ def test_the_proposer_workers_die_with_a_killed_run(tmp_path: Path) -> None:
     script = tmp_path / "run.py"
     script.write_text(
         "import sys, time\n"
-        "from determinacy import workers\n"
+        "from determinacy.proposer import pool as workers\n"
         "if __name__ == '__main__':\n"
         "    workers.start(2)\n"
         "    pool = workers._pool()\n"

@@ -331,26 +331,26 @@ def test_report_renders_from_a_store_it_may_not_write(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """`determinacy report` only reads the store: when the saved verdict counts (a shortcut
     for the next run) cannot be written, the report still renders, and the counts are right."""
-    from determinacy import report
     from determinacy.errors import StoreError
+    from determinacy.reports import query
     from determinacy.store import Store
 
     a = Audit(tmp_path)
     a.run()
     (a.store / "tables" / "demo" / "verdict_counts.json").unlink()
 
-    write = report.write_if_changed
+    write = query.write_if_changed
 
     def refuse(path: Path, data: bytes) -> bool:  # the store is read-only, the runs are not
         if path.is_relative_to(a.store):
             raise StoreError(f"cannot write {path}: the file system is read-only")
         return write(path, data)
 
-    monkeypatch.setattr(report, "write_if_changed", refuse)
+    monkeypatch.setattr(query, "write_if_changed", refuse)
     res = a.invoke("report", "--store", str(a.store), "--runs", str(tmp_path / "r2"))
     assert res.exit_code == 0, res.output
     assert (tmp_path / "r2" / "demo" / "REPORT.md").is_file()
     assert not (a.store / "tables" / "demo" / "verdict_counts.json").exists()
-    counts = report.verdict_counts(Store(str(a.store)), "demo")
+    counts = query.verdict_counts(Store(str(a.store)), "demo")
     verdicts = list(a.verdicts(DEMO).values())
     assert counts == {v: verdicts.count(v) for v in set(verdicts)}

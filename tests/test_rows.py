@@ -26,14 +26,14 @@ from conftest import CORE, PROSE, TEST, Audit, diff, row, widgets_repo, write_be
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from determinacy import hf
 from determinacy.cli import main
 from determinacy.config import DEFAULT_TEST_PATHS, Config, load_config
-from determinacy.errors import CaseError, ConfigError, RowError
-from determinacy.patches import parse_patch
-from determinacy.propose import propose
+from determinacy.errors import CaseFailure, ConfigError, RowError
+from determinacy.proposer.patches import parse_patch
+from determinacy.proposer.propose import propose
 from determinacy.records import Proposal, Task
-from determinacy.source import load_tasks, to_task
+from determinacy.sources import hf
+from determinacy.sources.rows import load_tasks, to_task
 from determinacy.store import digest
 
 HINTS = "Only pkg/core.py changes."
@@ -584,7 +584,7 @@ def storable(*texts: str) -> bool:
 def test_parse_patch_raises_only_its_named_error(text: str) -> None:
     try:
         files = parse_patch(text, "gold patch")
-    except CaseError as e:
+    except CaseFailure as e:
         assert str(e).startswith("gold patch ")
         return
     for f in files:
@@ -749,7 +749,7 @@ def test_python_list_literals_read_like_literal_eval(items: list[str], q: str, s
     """The fast path for `['a', 'b']` gives what ast.literal_eval gives, or steps aside."""
     import ast
 
-    from determinacy.source import _simple_list
+    from determinacy.sources.rows import _simple_list
 
     text = "[" + sep.join(repr(i) if q == "'" else json.dumps(i) for i in items) \
         + ("," if trailing and items else "") + "]"

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from conftest import diff, make_repo
 
-from determinacy import codebase
+from determinacy.codebase import repos
 from determinacy.config import DEFAULT_TEST_PATHS
-from determinacy.propose import NOT_GRADED_ECHO, NOT_GRADED_PASSED, propose
+from determinacy.proposer.graded import NOT_GRADED_ECHO, NOT_GRADED_PASSED
+from determinacy.proposer.propose import propose
 from determinacy.prose import Prose
 from determinacy.records import Proposal
 
@@ -162,7 +163,7 @@ def patches(tmp: Path, base: dict[str, str], gold: dict[str, str],
             test: dict[str, str]) -> tuple[str, str, Callable[[str], str | None]]:
     """Both patches as `git diff` writes them against one base commit, and its file reader."""
     sha = make_repo(tmp, base)
-    tree = codebase.list_tree(tmp / ".git", sha)
+    tree = repos.list_tree(tmp / ".git", sha)
     return diff(tmp, sha, gold), diff(tmp, sha, test), tree.read
 
 

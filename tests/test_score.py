@@ -18,8 +18,8 @@ import msgspec
 import pytest
 from conftest import DEMO, ROOT, Audit
 
-from determinacy import plot
 from determinacy.records import ScoreSet
+from determinacy.reports import plot
 from determinacy.score import results, stats
 
 
@@ -392,7 +392,7 @@ def test_an_unchanged_scores_png_is_kept_not_redrawn(audit: Audit) -> None:
     instead of drawing it again."""
     from unittest import mock
 
-    from determinacy import plot
+    from determinacy.reports import plot
 
     shipped = sorted(str(p) for p in (ROOT / "examples" / "demo" / "results").iterdir())
     score(audit, *shipped)

@@ -15,7 +15,6 @@ binary blobs start with an ASCII tag and hold NULs), so the comparison is an exa
 
 from __future__ import annotations
 
-import importlib
 import re
 import subprocess
 import tempfile
@@ -28,18 +27,16 @@ from conftest import GIT_ENV, git, make_repo
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from determinacy import codebase
-from determinacy.codebase import Tree, list_tree
-from determinacy.errors import CaseError
+from determinacy.codebase import repos, search
+from determinacy.codebase.repos import Tree, list_tree
+from determinacy.codebase.scan import searchable
+from determinacy.codebase.search import Engine, Found
+from determinacy.errors import CaseFailure
 from determinacy.records import Unread
-from determinacy.search.engine import Engine, Found
-from determinacy.search.scan import searchable
 from determinacy.store import Store
 
 REPO = "acme/generated"
 ENV = {**GIT_ENV, "LC_ALL": "C"}
-# The module itself (`determinacy.search.engine` as an attribute is the `engine` function).
-ENGINE = importlib.import_module("determinacy.search.engine")
 # What the engine calls an identifier (the only constants with case variants).
 IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
@@ -203,7 +200,7 @@ def test_engine_answers_as_git_grep(history: History) -> None:
         # The premise of an exact comparison: no blob has a decoded (UTF-16, Latin-1) form.
         # (Binary blobs hold NULs at both parities, so only a freak draw looks like UTF-16.)
         blobs = sorted({e.sha for t in trees for e in t.entries})
-        for _, data in codebase.cat_blobs(repo, blobs):
+        for _, data in repos.cat_blobs(repo, blobs):
             assert data is not None
             assume(len(searchable(data)) == 1)
 
@@ -231,7 +228,7 @@ def test_engine_answers_as_git_grep(history: History) -> None:
             assert _files(root / "search"), "the pass was not stored"
         before = _files(root)
         # A new process over the same store: everything is covered, nothing is scanned again.
-        with mock.patch.object(ENGINE, "_search",
+        with mock.patch.object(search, "_search",
                                side_effect=AssertionError("scanned again")):
             check([Engine(Store(root)).find(t, REPO, constants) for t in trees], "reopened")
         assert _files(root) == before
@@ -274,7 +271,7 @@ def test_a_blob_the_mirror_lacks_is_unread_never_absent(tmp_path: Path) -> None:
     tree = list_tree(git_dir, sha)
     assert tree.missing == {lost} and lost not in tree.blobs()
     assert tree.state().unread == [Unread(path="lost/b.txt", why="missing blob")]
-    with mock.patch.object(codebase, "cat_blobs", wraps=codebase.cat_blobs) as cat:
+    with mock.patch.object(repos, "cat_blobs", wraps=repos.cat_blobs) as cat:
         found = Engine(None).find(tree, "r", ["kept_constant", "lost_constant"])
     assert found.hits == {"kept_constant": "a.txt:1"}  # callers see `unread`: absence unknown
     assert cat.called and all(lost not in call.args[1] for call in cat.call_args_list)
@@ -294,7 +291,7 @@ def test_a_blob_lost_after_listing_fails_the_search(tmp_path: Path) -> None:
     store = tmp_path / "store"
     engine = Engine(Store(store))
     for _ in range(2):  # the failed pair stays uncovered: asked again, it fails again
-        with pytest.raises(CaseError) as err:
+        with pytest.raises(CaseFailure) as err:
             engine.find(tree, "r", ["kept_constant", "late_constant"])
         assert err.value.transient
     obj.write_bytes(saved)

@@ -15,10 +15,10 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import Audit, diff, make_repo, source_only_config
 
-from determinacy import hf
 from determinacy.config import load_config
 from determinacy.errors import ConfigError
-from determinacy.source import load_tasks, parse_test_ids
+from determinacy.sources import hf
+from determinacy.sources.rows import load_tasks, parse_test_ids
 
 
 def test_test_ids_as_list_json_string_or_python_literal() -> None:
@@ -235,7 +235,7 @@ def test_a_warm_hub_cache_is_read_offline_and_its_commit_pinned(tmp_path: Path) 
         "import json, sys\n"
         "from determinacy.config import load_config\n"
         "from determinacy.errors import ConfigError\n"
-        "from determinacy.source import load_tasks\n"
+        "from determinacy.sources.rows import load_tasks\n"
         "out = []\n"
         "for path in sys.argv[1:]:\n"
         "    try:\n"
@@ -309,7 +309,7 @@ def test_images_are_flagged_in_the_task_the_receipt_and_the_report(tmp_path: Pat
 
 
 def test_linked_images_are_found_in_markdown_html_and_bare_links() -> None:
-    from determinacy.source import linked_images
+    from determinacy.sources.rows import linked_images
 
     text = ('See ![x](https://a.example/1.png "title") and <img width="5" src="https://b/2.gif">'
             " and https://c.example/3.JPEG, https://github.com/user-attachments/assets/ab-12 "
@@ -333,7 +333,7 @@ def test_csv_files_and_json_arrays_are_rows_too(tmp_path: Path) -> None:
     (tmp_path / "csv.toml").write_text(cfg)
     [t] = load_tasks(load_config(tmp_path / "csv.toml")).tasks
     assert t.fail_to_pass == ["t.py::test_a"] and t.test_patch == row["test_patch"]
-    from determinacy.source import iter_rows
+    from determinacy.sources.rows import iter_rows
 
     (tmp_path / "a.json").write_text(json.dumps([_hub_row(1), _hub_row(2), 3]))
     # A downloaded split is read file by file, by extension (a `.json` may be one array).

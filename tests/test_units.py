@@ -7,11 +7,11 @@ from pathlib import Path
 
 from conftest import commit, diff, make_repo
 
-from determinacy import search
-from determinacy.codebase import list_tree
+from determinacy.codebase import search
+from determinacy.codebase.repos import list_tree
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.paths import exclude_pathspecs, is_test_path
-from determinacy.propose import propose, trivial_reason
+from determinacy.proposer.propose import propose, trivial_reason
 from determinacy.prose import Prose, singulars, words
 from determinacy.settle import receipt_command
 
@@ -157,7 +157,7 @@ def test_unparsable_and_binary_patches_are_case_errors(tmp_path: Path) -> None:
 
 
 def test_blob_cache_is_bounded_and_keeps_the_recently_used() -> None:
-    from determinacy.codebase import BlobCache
+    from determinacy.codebase.repos import BlobCache
 
     cache = BlobCache(max_bytes=10, max_blob=6)
     cache.put("a", b"1234")
@@ -171,11 +171,11 @@ def test_blob_cache_is_bounded_and_keeps_the_recently_used() -> None:
 
 def test_the_reports_claimable_verdicts_are_the_judges() -> None:
     """REPORT.md, CLAIMS.md and the plots count the floor with the SQL macro `claimable`,
-    and the tiers table labels the classes: both say what judge.CLAIMABLE says."""
+    and the tiers table labels the classes: both say what agents.checks.CLAIMABLE says."""
     import duckdb
 
-    from determinacy.judge import CLAIMABLE
-    from determinacy.report import query_text
+    from determinacy.agents.checks import CLAIMABLE
+    from determinacy.reports.query import query_text
 
     views = query_text("views")
     con = duckdb.connect()

@@ -29,7 +29,7 @@ def score(store: Store, cfg: Config, paths: Sequence[str | Path], runs: Path,
     """Score the results in `paths` against the stored audit of `cfg` at validity `revision`
     (default: the newest); store the results and the scores; write RUNS/<name>/SCORES.md,
     scores.json and scores.png. Returns the scores, SCORES.md's path and the files read."""
-    from determinacy.report import connect
+    from determinacy.reports.query import connect
     from determinacy.score import compute, render, results, stored, validity
 
     con = connect(store, cfg.name)

@@ -24,9 +24,9 @@ from determinacy.records import (
     ScoreSet,
     ValidityRevision,
 )
+from determinacy.reports.query import create_table
 from determinacy.score import stats
 from determinacy.score.render import pct
-from determinacy.score.stored import create_table
 from determinacy.store import digest
 
 Policy = Literal["exclude", "fail"]
@@ -45,7 +45,7 @@ class Inputs(msgspec.Struct, frozen=True, kw_only=True):
 def load_inputs(con: Any, inputs: Inputs) -> list[dict[str, Any]]:
     """The input tables of queries/score_*.sql, then score_tasks and score_outcomes. Returns
     score_tasks' rows, by instance_id."""
-    from determinacy.report import query_text
+    from determinacy.reports.query import query_text
 
     rows: dict[tuple[str, str], tuple[Any, ...]] = {}
     where: dict[tuple[str, str], str] = {}
@@ -84,7 +84,7 @@ def load_inputs(con: Any, inputs: Inputs) -> list[dict[str, Any]]:
 def load_tasks(con: Any, applied: list[ValidityRevision]) -> list[dict[str, Any]]:
     """The table score_tasks at the revision `applied` ends with: every task of the audit, its
     verdict, validity and role (queries/score_tasks.sql). Returns its rows."""
-    from determinacy.report import dicts, query_text
+    from determinacy.reports.query import dicts, query_text
 
     last = {r.instance_id: r.validity for r in applied}
     create_table(con, "score_validity", {"instance_id": "VARCHAR", "state": "VARCHAR"},
@@ -96,7 +96,7 @@ def load_tasks(con: Any, applied: list[ValidityRevision]) -> list[dict[str, Any]
 
 def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
     """Every number of SCORES.md, from an audit's connection (report.connect)."""
-    from determinacy.report import dicts, query_text
+    from determinacy.reports.query import dicts, query_text
 
     tasks = load_inputs(con, inputs)
     known = {r["instance_id"] for r in tasks}

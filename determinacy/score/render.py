@@ -33,7 +33,7 @@ OUTPUTS = ("SCORES.md", "scores.json", "scores.png")
 
 def files(s: ScoreSet, out: Path) -> dict[str, bytes]:
     """OUTPUTS' bytes, for the folder `out` (an unchanged plot there is kept, not redrawn)."""
-    from determinacy.plot import scores_png
+    from determinacy.reports.plot import scores_png
 
     made = {"SCORES.md": scores_md(s).encode("utf-8"), "scores.json": scores_json(s).encode(),
             "scores.png": scores_png(s, out / "scores.png")}
@@ -46,7 +46,7 @@ def scores_json(s: ScoreSet) -> str:
 
 
 def _models_table(s: ScoreSet) -> str:
-    from determinacy.report import md_table
+    from determinacy.reports.markdown import md_table
 
     def partial(m: ModelScore) -> str:
         if not m.partial_tasks:
@@ -72,7 +72,7 @@ def _num(x: float | None) -> str:
 
 
 def scores_md(s: ScoreSet) -> str:
-    from determinacy.report import code, md_table
+    from determinacy.reports.markdown import code, md_table
 
     rs = s.rank_stability
     unresolved = [p for p in s.pairs if not p.resolved]
@@ -169,7 +169,7 @@ def scores_md(s: ScoreSet) -> str:
 
 
 def _class_table(rates: list[ClassRate], title: str) -> str:
-    from determinacy.report import md_table
+    from determinacy.reports.markdown import md_table
 
     status = title == "verdict"  # a validity state has no tier status
     return md_table([title, *(["status"] if status else []), "tasks", "attempts", "passes",

@@ -78,7 +78,7 @@ def set_validity(store: Store, benchmark: str, instance_id: str, validity: State
                  reason: str, author: str | None) -> tuple[ValidityRevision, str]:
     """Append the revision that makes `instance_id` (a task of the stored audit) `validity`.
     Returns it and the task's validity before it."""
-    from determinacy.report import connect
+    from determinacy.reports.query import connect
     from determinacy.score.compute import load_tasks
 
     revs = revisions(store, benchmark)
@@ -93,7 +93,7 @@ def set_validity(store: Store, benchmark: str, instance_id: str, validity: State
 
 def listing(store: Store, benchmark: str) -> tuple[list[str], list[tuple[object, ...]]]:
     """Every revision as table rows, revision 0 (derived from the verdicts) first."""
-    from determinacy.report import connect
+    from determinacy.reports.query import connect
     from determinacy.score.compute import load_tasks
 
     revs = revisions(store, benchmark)

@@ -18,9 +18,9 @@ from typing import Any
 
 import msgspec
 
-from determinacy import agent, codebase, judge, search
+from determinacy.agents import calls, checks
+from determinacy.codebase import repos, search
 from determinacy.config import Config
-from determinacy.patches import added_text, parse_patch
 from determinacy.phases import (
     Ref,
     excluded,
@@ -32,7 +32,8 @@ from determinacy.phases import (
     upstream_error,
     write_ref,
 )
-from determinacy.propose import implementation
+from determinacy.proposer.patches import added_text, parse_patch
+from determinacy.proposer.propose import implementation
 from determinacy.records import AgentCall, AgentResult, AgentWitness, Behavior, Proposal, Task
 from determinacy.store import ActionKey, Store, digest
 
@@ -60,14 +61,14 @@ class AgentSetup:
 
 @functools.cache
 def _prompts() -> list[str]:
-    return [agent.prompt_template(p) for p in AGENT_PHASES]
+    return [calls.prompt_template(p) for p in AGENT_PHASES]
 
 
 def _fields(task: Task, limit: int) -> tuple[dict[str, str], list[str]]:
     out, cut = {}, []
     for name, text in (("prose", task.prose), ("gold_patch", task.gold_patch),
                        ("test_patch", task.test_patch)):
-        out[name], shortened = agent.shorten(text, limit)
+        out[name], shortened = calls.shorten(text, limit)
         if shortened:
             cut.append(name)
     out["fail_to_pass"] = "\n".join(task.fail_to_pass)
@@ -80,13 +81,13 @@ def _ask(store: Store, setup: AgentSetup, argv: tuple[str, ...], phase: str, tas
     prompt, the argv and the pass)."""
     fields, cut = _fields(task, setup.max_chars)
     fields.update(extra)
-    prompt = agent.render(phase, task.case_id, setup.pass_no, fields)
+    prompt = calls.render(phase, task.case_id, setup.pass_no, fields)
     key = ActionKey(phase=f"{phase}-call", version="1",
                     params={"argv": list(argv), "pass": setup.pass_no},
                     inputs={"prompt": store.put(prompt.encode())})
 
     def compute() -> bytes:
-        rec, answer = agent.call(store, list(argv), prompt, setup.timeout, phase=phase,
+        rec, answer = calls.call(store, list(argv), prompt, setup.timeout, phase=phase,
                                  case_id=task.case_id, pass_no=setup.pass_no, truncated=cut)
         return msgspec.json.encode({"call": rec, "answer": answer}, order="sorted")
 
@@ -120,7 +121,7 @@ def run_screen(store: Store, cfg: Config, setup: AgentSetup, task: Task, propose
         def settle() -> AgentResult:
             gold_added, _ = _gold_test(cfg, task)
             return AgentResult(case_id=task.case_id, pass_no=setup.pass_no, calls=[call],
-                               behaviors=judge.settle_screen(task, setup.pass_no, answer,
+                               behaviors=checks.settle_screen(task, setup.pass_no, answer,
                                                              gold_added))
 
         return Ref(output=_settled(store, "screen", {
@@ -152,14 +153,14 @@ def run_witness(store: Store, cfg: Config, setup: AgentSetup, task: Task, propos
                             gaps=_gaps_text(behaviors))
         proposal_hash = read_ref(propose_ref).output
         # Settling reads the tree: fail closed on an incomplete one, and key on what was read.
-        tree = codebase.open_tree(store, cfg, task.repo, task.base_commit)
+        tree = repos.open_tree(store, cfg, task.repo, task.base_commit)
         state = tree.state(skipped(cfg))
-        codebase.require_complete(state, cfg)
+        repos.require_complete(state, cfg)
 
         def settle() -> AgentResult:
             gold_added, test_added = _gold_test(cfg, task)
             proposal = msgspec.json.decode(store.get(proposal_hash), type=Proposal)
-            witnesses = judge.settle_witnesses(
+            witnesses = checks.settle_witnesses(
                 task, setup.pass_no, answer, gold_added=gold_added, test_added=test_added,
                 candidates=proposal.candidates,
                 search=lambda cs: search.engine(store).find(
@@ -192,10 +193,10 @@ def run_refute(store: Store, cfg: Config, setup: AgentSetup, task: Task, witness
 
     def body() -> Ref:
         call, answer = _ask(store, setup, setup.refuter, "refute", task,
-                            candidates=judge.candidates_text(result.witnesses))
+                            candidates=checks.candidates_text(result.witnesses))
 
         def settle() -> AgentResult:
-            final = judge.apply_refutations(result.witnesses, answer,
+            final = checks.apply_refutations(result.witnesses, answer,
                                             shlex.join(setup.refuter))
             return AgentResult(case_id=task.case_id, pass_no=setup.pass_no,
                                calls=[*result.calls, call], witnesses=final)

@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import msgspec
 
-from determinacy.propose import propose
+from determinacy.proposer.propose import propose
 
 _POOL: ProcessPoolExecutor | None = None
 _JOBS = 1

@@ -21,7 +21,7 @@ from unidiff import Hunk, PatchSet
 from unidiff.constants import DEV_NULL, RE_PATCH_FILE_PREFIX
 from unidiff.errors import UnidiffParseError as UnidiffError
 
-from determinacy.errors import CaseError
+from determinacy.errors import CaseFailure
 
 
 @dataclass(frozen=True)
@@ -50,26 +50,26 @@ class FileDiff:
     binary: bool
     # Each hunk as its new-side lines: (line number, text, is_added).
     hunks: list[list[tuple[int, str, bool]]] = field(default_factory=list)
-    # Below: what a post-image needs (determinacy/postimage.py); the lexing above ignores it.
+    # Below: what a post-image needs (postimage.py); the lexing above ignores it.
     raw: list[RawHunk] = field(default_factory=list)  # the same hunks, both sides
     new_file: bool = False  # the old side is /dev/null
     old_path: str | None = None  # the path at base when it differs (rename, copy)
 
 
 def parse_patch(text: str, what: str) -> list[FileDiff]:
-    """Parse a unified diff. Raises CaseError (deterministic) when it is not one."""
+    """Parse a unified diff. Raises CaseFailure (deterministic) when it is not one."""
     # unidiff splits lines on "\n" only: with CRLF every header and path keeps its "\r" (then
     # `x.py\r` has no lexer and is no test path). Dropping it changes no line number.
     text = text.replace("\r\n", "\n")
     try:
         patch = PatchSet(text)
     except UnidiffError as e:
-        raise CaseError(f"{what} does not parse as a unified diff: {e}") from None
+        raise CaseFailure(f"{what} does not parse as a unified diff: {e}") from None
     except Exception as e:  # unidiff raises plain errors on some malformed hunks
-        raise CaseError(f"{what} does not parse as a unified diff: {type(e).__name__}: {e}") \
+        raise CaseFailure(f"{what} does not parse as a unified diff: {type(e).__name__}: {e}") \
             from None
     if not len(patch):
-        raise CaseError(
+        raise CaseFailure(
             f"{what} does not parse as a unified diff: no `diff --git` or `---`/`+++` header"
         )
     files = []

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy import codebase
-from determinacy.errors import CaseError
+from determinacy.codebase import repos
+from determinacy.codebase.scan import IDENTIFIER, Scanner, first_line, searchable_constant
+from determinacy.errors import CaseFailure
 from determinacy.records import SearchBatch
-from determinacy.search.scan import IDENTIFIER, Scanner, first_line, searchable_constant
 from determinacy.store import Store, atomic_write, digest
 
 # Bump when what a hit means changes (the forms searched, how lines count): old batches are
@@ -175,7 +175,7 @@ class Engine:
             cache.loaded.add(name)
         cache.add(batch, read)
 
-    def find(self, tree: codebase.Tree, repo: str, patterns: Sequence[str],
+    def find(self, tree: repos.Tree, repo: str, patterns: Sequence[str],
              skipped: Sequence[str] = ()) -> Found:
         """Each pattern's first "path:line" in the tree (path order), over every readable
         blob of the entries `skipped` leaves in; for identifiers it lacks, the first in
@@ -193,7 +193,7 @@ class Engine:
         with cache.lock:
             unread, _ = cache.gaps([(blobs, todo)], False)
             if unread:
-                raise CaseError(f"cannot read blob {min(unread)} at {tree.commit} (the mirror "
+                raise CaseFailure(f"cannot read blob {min(unread)} at {tree.commit} (the mirror "
                                 "changed while it was read?)", transient=True)
             chosen: dict[tuple[str, str, bool], str] = {}  # (constant, blob, variant) -> path
             for c in todo:
@@ -214,9 +214,9 @@ class Engine:
         once it is chosen, remembered for the process."""
         todo = sorted({b for c, b, v in wanted if (c, b, v) not in cache.lines})
         if todo:
-            data = {sha: d for sha, d in codebase.cat_blobs(git_dir, todo) if d is not None}
+            data = {sha: d for sha, d in repos.cat_blobs(git_dir, todo) if d is not None}
             if lost := sorted(set(todo) - set(data)):
-                raise CaseError(f"cannot read blob {lost[0]} (the mirror changed while it was "
+                raise CaseFailure(f"cannot read blob {lost[0]} (the mirror changed while it was "
                                 "read?)", transient=True)
             for c, b, v in wanted:
                 if (c, b, v) not in cache.lines and b in data:
@@ -245,14 +245,14 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
             for c in holds:
                 found[c].append(b)
             # Kept at hand: the variant pass reads the same blobs, and a case shows a line.
-            codebase.BLOBS.put(read[b], kept.pop(b))
+            repos.BLOBS.put(read[b], kept.pop(b))
 
     workers = max(1, min(4, os.cpu_count() or 1))
     pending: deque[tuple[int, Future[list[set[int]]]]] = deque()
     window: list[bytes] = []
     size = 0
     with ThreadPoolExecutor(workers) as pool:
-        for sha, data in codebase.cat_blobs(git_dir, blobs):
+        for sha, data in repos.cat_blobs(git_dir, blobs):
             if data is None:
                 continue
             kept[len(read)] = data

@@ -7,165 +7,27 @@ changed rewrites that task's files and the summaries; files no longer rendered a
 
 from __future__ import annotations
 
-import contextlib
-import decimal
 import json
 import re
 import shlex
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from determinacy import hints
 from determinacy.config import Config
-from determinacy.errors import DeterminacyError, StoreError
-from determinacy.score.render import OUTPUTS
+from determinacy.errors import DeterminacyError
+from determinacy.reports import hints
+from determinacy.reports.markdown import code, md_table
+from determinacy.reports.query import Named, connect, dicts, query_text, rows, verdict_counts
 from determinacy.store import Store, write_if_changed
-from determinacy.tables import TABLES
 
 
-def queries_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "_data" / "queries", here.parent / "queries"):
-        if (candidate / "views.sql").is_file():
-            return candidate
-    raise DeterminacyError("cannot find the queries/ folder of determinacy")
-
-
-def query_text(name: str) -> str:
-    return (queries_dir() / f"{name}.sql").read_text(encoding="utf-8")
-
-
-def connect(store: Store, benchmark: str, scores: bool = False) -> Any:
-    """An in-memory DuckDB with the benchmark's tables and the views of queries/views.sql.
-    The `scores` view is empty unless `scores` (the stored score sets grow with every
-    `determinacy score`, and only a query of them needs them read)."""
-    import duckdb
-
-    folder = store.tables(benchmark)
-    missing = [t for t in TABLES if not (folder / f"{t}.parquet").is_file()]
-    if missing:
-        raise DeterminacyError(
-            f"no tables for benchmark {benchmark!r} in {folder} (missing {', '.join(missing)}); "
-            "run `determinacy run` first")
-    con = duckdb.connect()
-    for t in TABLES:
-        path = str(folder / f"{t}.parquet").replace("'", "''")
-        con.execute(f"CREATE TABLE t_{t} AS SELECT * FROM read_parquet('{path}')")
-    # The stored scores (`determinacy score`): an empty table when nothing was scored.
-    from determinacy.score.stored import register
-
-    register(con, store, benchmark, filled=scores)
-    con.execute(query_text("views"))
-    return con
-
-
-def _tables_stamp(store: Store, benchmark: str) -> list[list[Any]]:
-    """Size and mtime of each table file: what a count derived from them is valid for."""
-    folder = store.tables(benchmark)
-    out = []
-    for t in TABLES:
-        try:
-            st = (folder / f"{t}.parquet").stat()
-        except FileNotFoundError:
-            return []
-        out.append([t, st.st_size, st.st_mtime_ns])
-    return out
-
-
-def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, int]:
-    """Cases per verdict. Rendering saves them beside the tables, stamped with the tables'
-    sizes and times; a run that changed nothing reads them back instead of loading every
-    table into DuckDB (most of a no-op run's fixed cost on a large benchmark)."""
-    saved = store.tables(benchmark) / "verdict_counts.json"
-    stamp = _tables_stamp(store, benchmark)
-    if con is None:
-        with contextlib.suppress(OSError, ValueError, KeyError):
-            data = json.loads(saved.read_text(encoding="utf-8"))
-            if stamp and data["tables"] == stamp:
-                return {str(k): int(v) for k, v in data["counts"].items()}
-        con = connect(store, benchmark)
-    got = con.sql("SELECT verdict, count(*) FROM verdicts GROUP BY 1 ORDER BY 1").fetchall()
-    counts = {v: n for v, n in got}
-    if stamp:
-        # Only a shortcut for the next run: a store `report` may only read (read-only,
-        # another user's) still renders.
-        with contextlib.suppress(StoreError):
-            write_if_changed(saved, json.dumps({"tables": stamp, "counts": counts},
-                                               sort_keys=True).encode("utf-8"))
-    return counts
-
-
-def rows(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    rel = con.sql(sql)
-    if rel is None:
-        return [], []
-    return list(rel.columns), rel.fetchall()
-
-
-def dicts(con: Any, sql: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """A query's rows as {column: value}, with `$name` parameters bound."""
-    cur = con.execute(sql, params or {})
-    cols = [d[0] for d in cur.description]
-    return [dict(zip(cols, r)) for r in cur.fetchall()]
-
-
-class Named:
-    """The named queries of one render (queries/<name>.sql), each run once: REPORT.md,
-    report.json and the plot show the same rows."""
-
-    def __init__(self, con: Any):
-        self.con = con
-        self._got: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
-
-    def rows(self, name: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        if name not in self._got:
-            self._got[name] = rows(self.con, query_text(name))
-        return self._got[name]
-
-    def dicts(self, name: str) -> list[dict[str, Any]]:
-        cols, data = self.rows(name)
-        return [dict(zip(cols, r)) for r in data]
-
-
-def md_cell(v: Any) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float | decimal.Decimal):
-        v = f"{v:.3g}"
-    if isinstance(v, list):
-        v = ", ".join(map(str, v))
-    return str(v).replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ") \
-        .replace("\n", "<br>")
-
-
-def code(v: str) -> str:
-    """Inline code that survives any backticks inside (CommonMark: a longer fence)."""
-    if not v:
-        return ""
-    fence = "`"
-    while fence in v:
-        fence += "`"
-    pad = " " if v.startswith("`") or v.endswith("`") else ""
-    return f"{fence}{pad}{v}{pad}{fence}"
-
-
-def md_table(cols: list[str], data: list[tuple[Any, ...]], code_cols: tuple[str, ...] = ()) -> str:
-    if not data:
-        return "_(none)_\n"
-    lines = ["| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
-    for r in data:
-        cells = [md_cell(code(str(v)) if c in code_cols and v else v) for c, v in zip(cols, r)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def render(store: Store, cfg: Config, runs: Path) -> Path:
+def render(store: Store, cfg: Config, runs: Path, keep: Collection[str]) -> Path:
     """Write RUNS/<name>/ from the tables: only the files whose bytes changed (each replaced
     atomically), and remove those no longer rendered, so a rerun after one task changed
-    rewrites that task's files and the summaries, not every receipt."""
+    rewrites that task's files and the summaries, not every receipt. `keep`: the files of
+    that folder another command writes (`determinacy score`'s), which stay."""
     con = connect(store, cfg.name)
     out = runs / cfg.name
     files = render_files(con, out)
@@ -175,7 +37,7 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     if out.is_dir():
         for p in sorted(out.rglob("*"), reverse=True):  # files before their folders
             rel = p.relative_to(out).as_posix()
-            if (p.is_file() and rel not in files and rel not in OUTPUTS
+            if (p.is_file() and rel not in files and rel not in keep
                     and not p.name.startswith(".tmp-")):
                 p.unlink()
             elif p.is_dir() and not any(p.iterdir()):
@@ -183,12 +45,10 @@ def render(store: Store, cfg: Config, runs: Path) -> Path:
     return out
 
 
-
-
 def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:
     """Every file of runs/<benchmark>/, by relative path: text, or bytes (PNG). `out`, the
     folder they go to, lets an unchanged plot be kept without drawing it again."""
-    from determinacy.plot import claimable_png
+    from determinacy.reports.plot import claimable_png
 
     run = _run(con)
     q = Named(con)

@@ -60,10 +60,10 @@ def source_files(cfg: Config) -> tuple[list[Path], str]:
     if src.csv:
         return sorted(_glob(cfg, src.csv, "source.csv")), ""
     if src.git:
-        from determinacy import history
+        from determinacy.sources import history
 
         return history.locate(cfg)
-    from determinacy.hf import download_split  # optional dependency, imported on use
+    from determinacy.sources.hf import download_split  # optional dependency, imported on use
 
     files, revision = download_split(src, cfg.file or "config")
     return list(files), revision
@@ -93,7 +93,7 @@ def iter_rows(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
     """Each row of the files with its number (1-based, counted over all of them), each file
     read by its kind (a Hugging Face split may be parquet, jsonl, json or csv)."""
     if cfg.source.git:
-        from determinacy import history
+        from determinacy.sources import history
 
         yield from history.rows(cfg)
         return
@@ -610,7 +610,7 @@ def load_tasks(cfg: Config, limit: int | None = None,
     columns = _Columns(cfg)
     read: list[Task | _Bad] = []
     if cfg.source.git:
-        from determinacy import history
+        from determinacy.sources import history
 
         # The walk stops once `limit` commits became rows; it records every commit it saw.
         rows, out.mined = history.mine(cfg, limit, revision)

@@ -2,7 +2,9 @@
 
 Pure functions: the codebase is reached through the two callables a caller passes in
 (`search`: which constants the tree at base contains; `read`: a file at base), so tests can
-drive every rule without git, and a lying agent can only ever fail a check.
+drive every rule without git, and a lying agent can only ever fail a check. What they settle
+(the `agent_witnesses` and `behaviors` tables) feeds the verdict, which is decided in
+`queries/views.sql` only; the mechanical candidates are settled by `determinacy/settle.py`.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from determinacy.agent import list_field, text_field
+from determinacy.agents.calls import list_field, text_field
 from determinacy.paths import is_test_path
-from determinacy.propose import trivial_reason
+from determinacy.proposer.propose import trivial_reason
 from determinacy.prose import Prose
 from determinacy.records import AgentWitness, Behavior, Candidate, Precedent, Task
 from determinacy.settle import quote, receipt_command, ungraded_reason

@@ -1,9 +1,9 @@
 """The codebase at base_commit: mirrors, commit resolution, trees and their blobs, read
-straight from the object store (no checkout). The search itself is `determinacy.search`.
+straight from the object store (no checkout). The search itself is `codebase/search.py`.
 
-Side effects (git) live here and in `git.py`. A claim of absence needs the whole tree read, so
-a tree is opened with what it cannot give: blobs the mirror lacks (a partial or size-capped
-clone) and submodules (their files live in another repository).
+Side effects (git) live here and in `determinacy/git.py`. A claim of absence needs the whole
+tree read, so a tree is opened with what it cannot give: blobs the mirror lacks (a partial or
+size-capped clone) and submodules (their files live in another repository).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import IO, Literal, NamedTuple
 
 from determinacy import git
 from determinacy.config import Config, split_repo
-from determinacy.errors import CaseError
+from determinacy.errors import CaseFailure
 from determinacy.paths import is_test_path
 from determinacy.records import TreeState, Unread
 from determinacy.store import Store, digest
@@ -78,11 +78,11 @@ def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
     if local is not None and local.is_dir():
         found = git.git_dir_of(local)
         if found is None:
-            raise CaseError(f"local mirror {local} for {repo} is not a git repository",
+            raise CaseFailure(f"local mirror {local} for {repo} is not a git repository",
                             transient=True)
         return found, False
     if local is not None and not local.exists() and not cfg.codebase.fallback_clone:
-        raise CaseError(f"the mirror {local} configured for {repo} (codebase.mirror) does not "
+        raise CaseFailure(f"the mirror {local} configured for {repo} (codebase.mirror) does not "
                         "exist; fix the path, or set codebase.fallback_clone = true to clone "
                         f"from {cfg.clone_url(repo)} instead", transient=True)
     owner, name = split_repo(repo)
@@ -92,14 +92,14 @@ def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
             return dest, True
         source = str(local) if local is not None and local.is_file() else cfg.clone_url(repo)
         if (why := git.check_transport(source)) is not None:
-            raise CaseError(f"cannot clone {repo} from {source}: {why}")
+            raise CaseFailure(f"cannot clone {repo} from {source}: {why}")
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=dest.parent, prefix=f".tmp-{name}-"))
         try:
             p = git.transfer(["clone", "--mirror", "--quiet", "--", source,
                               str(tmp / "repo.git")], cwd=tmp, timeout=cfg.codebase.timeout)
             if p.returncode != 0:
-                raise CaseError(f"cannot clone {repo} from {source}: "
+                raise CaseFailure(f"cannot clone {repo} from {source}: "
                                 f"{git.stderr_reason(p.stderr)}", transient=True)
             os.replace(tmp / "repo.git", dest)
         finally:
@@ -121,7 +121,7 @@ def _commit_of(git_dir: Path, name: str) -> str | None:
     commits = [f[0] for f in (ln.split() for ln in check.stdout.decode().splitlines())
                if len(f) == 3 and f[1] == "commit"]
     if len(commits) > 1:
-        raise CaseError(f"base commit {name} is ambiguous: {len(commits)} commits start with "
+        raise CaseFailure(f"base commit {name} is ambiguous: {len(commits)} commits start with "
                         "it; give more of the sha")
     return commits[0] if commits else None
 
@@ -130,7 +130,7 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
                    may_fetch: bool) -> str:
     name = commit.strip().lower()
     if not _HEX.fullmatch(name):
-        raise CaseError(f"base commit {commit!r} is not a commit hash")
+        raise CaseFailure(f"base commit {commit!r} is not a commit hash")
     # Each phase of a case resolves it: the answer holds while the object store is unchanged
     # (a fetch could make a short sha ambiguous). Only a found commit is kept.
     key = (git_dir, name, objects_state(git_dir))
@@ -145,7 +145,7 @@ def resolve_commit(store: Store, cfg: Config, git_dir: Path, repo: str, commit: 
         sha = _commit_of(git_dir, name)
         key = (git_dir, name, objects_state(git_dir))  # the store the answer is from
     if sha is None:
-        raise CaseError(f"base commit {commit} does not exist in {repo}"
+        raise CaseFailure(f"base commit {commit} does not exist in {repo}"
                         + (" (not even after a fetch)" if may_fetch else " (local mirror)"),
                         transient=True)
     _RESOLVED[key] = sha
@@ -196,7 +196,7 @@ class Tree:
         streamed through one `git cat-file --batch` (and cached)."""
         for sha, data in cat_blobs(self.git_dir, shas):
             if data is None:
-                raise CaseError(f"cannot read blob {sha} at {self.commit} (the mirror changed "
+                raise CaseFailure(f"cannot read blob {sha} at {self.commit} (the mirror changed "
                                 "while it was read?)", transient=True)
             BLOBS.put(sha, data)
             yield sha, data
@@ -302,7 +302,7 @@ def list_tree(git_dir: Path, commit: str, state: str | None = None) -> Tree:
         with objects.lock:
             missing = objects.known(blobs)
         if missing is None:
-            raise CaseError(f"incomplete tree: cannot tell which objects at {commit} the "
+            raise CaseFailure(f"incomplete tree: cannot tell which objects at {commit} the "
                             "mirror holds", transient=True)
     return Tree(git_dir=git_dir, commit=commit, entries=entries, missing=missing)
 
@@ -318,7 +318,7 @@ def survey(git_dir: Path, commits: Sequence[str], state: str | None = None) -> N
     r = git.run(git_dir, "rev-list", "--objects", "--no-walk", "--missing=print", "--stdin",
                 input="".join(f"{c}\n" for c in commits).encode())
     if r.returncode != 0:
-        raise CaseError(f"incomplete tree: cannot list the objects at {commits[0]}"
+        raise CaseFailure(f"incomplete tree: cannot list the objects at {commits[0]}"
                         f"{' and others' if len(commits) > 1 else ''} "
                         f"({git.stderr_reason(r.stderr)})", transient=True)
     with objects.lock:
@@ -365,7 +365,7 @@ class _Objects:
         if not answer:
             if answer is False:
                 self.close()  # out of step or gone: start afresh next time
-            raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {sha} "
+            raise CaseFailure(f"incomplete tree: cannot list the tree at {commit} (object {sha} "
                             + ("is missing)" if answer is None else "gave no answer)"),
                             transient=True)
         return answer
@@ -373,7 +373,7 @@ class _Objects:
     def entries(self, commit: str) -> list[Entry]:
         kind, data = self._object(commit, commit)
         if kind != "commit" or not data.startswith(b"tree "):
-            raise CaseError(f"incomplete tree: {commit} is not a commit ({kind})",
+            raise CaseFailure(f"incomplete tree: {commit} is not a commit ({kind})",
                             transient=True)
         root = data[5:data.index(b"\n")].decode()
         return list(self._flat(root, commit))  # a copy: the kept lists are never handed out
@@ -387,7 +387,7 @@ class _Objects:
             return self._trees[key]
         kind, data = self._object(tree, commit)
         if kind != "tree":
-            raise CaseError(f"incomplete tree: cannot list the tree at {commit} (object {tree} "
+            raise CaseFailure(f"incomplete tree: cannot list the tree at {commit} (object {tree} "
                             f"is a {kind})", transient=True)
         out: list[Entry] = []
         at = 0
@@ -506,7 +506,7 @@ def require_complete(state: TreeState, cfg: Config) -> None:
     """Fail closed: absence over a tree that was not read whole is unknown. (Not transient:
     the mirror's state is part of what makes the phase stale, see `mirror_state`.)"""
     if state.unread and cfg.policy.unreadable == "error":
-        raise CaseError(
+        raise CaseFailure(
             f"incomplete tree at {state.commit}: {describe_unread(state.unread)} could not be "
             "read, so absence cannot be concluded. Use a complete mirror (README: complete "
             'mirrors) or set [policy] unreadable = "exclude" to certify over the readable '

@@ -34,9 +34,11 @@ import msgspec
 
 from determinacy import git, languages
 from determinacy.config import HEURISTICS, Config
-from determinacy.errors import CaseError, ConfigError
+from determinacy.errors import CaseFailure, ConfigError
 from determinacy.paths import is_test_path
-from determinacy.propose import is_doc  # docs go with the gold part, but are no source file
+from determinacy.proposer.propose import (
+    is_doc,  # docs go with the gold part, but are no source file
+)
 from determinacy.records import MinedCommit
 
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
@@ -166,11 +168,11 @@ def is_binary(section: str) -> bool:
 def changed_lines(section: str) -> set[int]:
     """New-side lines a file's section adds, and the line just after each run it removes (a
     test that only loses lines changed too)."""
-    from determinacy.patches import parse_patch
+    from determinacy.proposer.patches import parse_patch
 
     try:
         files = parse_patch(section, "test patch")
-    except CaseError:
+    except CaseFailure:
         return set()
     out: set[int] = set()
     for fd in files:
@@ -283,7 +285,7 @@ def open_repo(cfg: Config) -> Path:
         try:
             p = git.transfer(["clone", "--mirror", "--quiet", "--", str(path),
                               str(tmp / "repo.git")], cwd=tmp, timeout=cfg.codebase.timeout)
-        except CaseError as e:  # a timeout: still a problem of this config's source
+        except CaseFailure as e:  # a timeout: still a problem of this config's source
             shutil.rmtree(tmp, ignore_errors=True)
             raise ConfigError(where, "source.git", f"cannot clone {path}: {e}") from None
         if p.returncode != 0:
@@ -302,7 +304,7 @@ class _Git:
     def run(self, *args: str, input: bytes | None = None, key: str = "source.git") -> bytes:
         try:
             p = git.run(self.dir, *args, input=input)
-        except CaseError as e:
+        except CaseFailure as e:
             raise ConfigError(self.where, key, str(e)) from None
         if p.returncode != 0:
             raise ConfigError(self.where, key, f"git {args[0]} failed in {self.dir}: "
@@ -405,7 +407,7 @@ class _Git:
         return {c.sha: found.get(c.sha, "") for c in commits}
 
     def blobs(self, shas: list[str]) -> dict[str, bytes | None]:
-        from determinacy.codebase import cat_blobs
+        from determinacy.codebase.repos import cat_blobs
 
         return dict(cat_blobs(self.dir, sorted(set(shas))))
 

@@ -1,7 +1,7 @@
 """Calling an agent: any CLI that reads a prompt on stdin and prints an answer on stdout.
 
 Argument lists only, never a shell. A call that cannot start, times out, exits non-zero, is
-killed by a signal or prints no JSON object raises a transient CaseError: it is recorded,
+killed by a signal or prints no JSON object raises a transient CaseFailure: it is recorded,
 never cached, and tried again next run. The prompt and the transcript are stored as objects
 either way; processes the agent leaves behind are killed, and the transcript counts them.
 """
@@ -25,8 +25,8 @@ from typing import Any
 
 import msgspec
 
-from determinacy import supervise
-from determinacy.errors import CaseError
+from determinacy.agents import supervise
+from determinacy.errors import CaseFailure
 from determinacy.records import AgentCall
 from determinacy.store import Store
 
@@ -78,7 +78,7 @@ def call(store: Store, argv: list[str], prompt: str, timeout: float, *, phase: s
     prompt_hash = store.put(prompt.encode())
     env = {**os.environ, "DETERMINACY_PHASE": phase}
     # Under a supervisor: every read is bounded by the timeout, and nothing the agent starts
-    # outlives the call or the run (see determinacy/supervise.py).
+    # outlives the call or the run (see supervise.py).
     got = run_agent(argv, prompt.encode(), timeout, env)
     answer: dict[str, Any] = {}
     if (problem := _problem(got, argv, timeout)) is None:
@@ -92,7 +92,7 @@ def call(store: Store, argv: list[str], prompt: str, timeout: float, *, phase: s
          "timed_out": got.timed_out, "leftovers_killed": got.leftovers_killed,
          "error": problem}, order="sorted"))
     if problem is not None:
-        raise CaseError(f"{phase}: {problem} (prompt {prompt_hash[:12]}, transcript "
+        raise CaseFailure(f"{phase}: {problem} (prompt {prompt_hash[:12]}, transcript "
                         f"{transcript[:12]})", transient=True)
     record = AgentCall(phase=phase, case_id=case_id, pass_no=pass_no, argv=argv,
                        prompt=prompt_hash, transcript=transcript, truncated=truncated)

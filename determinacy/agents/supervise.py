@@ -2,7 +2,7 @@
 
     python -I supervise.py TIMEOUT LIFELINE_FD STATUS_FD TOKEN -- ARGV...
 
-(`determinacy.agent.run_agent` starts it; run -> supervisor -> agent, the agent sharing the
+(`determinacy.agents.calls.run_agent` starts it; run -> supervisor -> agent, the agent sharing the
 supervisor's stdin, stdout and stderr.) The supervisor
 - becomes a child subreaper (Linux), so descendants orphaned by a double fork or `setsid`
   reparent to it instead of to init and stay findable by walking parent links in /proc;

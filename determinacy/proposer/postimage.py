@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from determinacy.patches import FileDiff, RawHunk
+from determinacy.proposer.patches import FileDiff, RawHunk
 
 
 @dataclass(frozen=True)
