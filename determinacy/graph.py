@@ -33,6 +33,7 @@ from determinacy.errors import StoreError
 from determinacy.proposer import pool
 from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Task
 from determinacy.reports.tables import TABLES, TreeRow, error_row, task_row, write_tables
+from determinacy.sources import kinds
 from determinacy.sources.rows import Loaded, load_tasks, locate
 from determinacy.store import Store, atomic_write, digest, write_if_changed
 
@@ -100,12 +101,7 @@ class Audit:
         return RunInfo(
             benchmark=self.name, description=self.cfg.description, tool_version=__version__,
             config_digest=config_digest(self.cfg),
-            source=f"jsonl:{Path(src.jsonl).name}" if src.jsonl
-            else f"parquet:{Path(src.parquet).name}" if src.parquet
-            else f"csv:{Path(src.csv).name}" if src.csv
-            else f"git:{Path(src.git).name} {src.range} ({src.repo})" if src.git
-            else f"hf:{src.hf_dataset}" + (f"/{src.subset}" if src.subset else "")
-            + f"[{src.split}]",
+            source=kinds.of(self.cfg).describe(src),
             source_revision=self.loaded.revision, absence=self.cfg.policy.absence,
             unreadable=self.cfg.policy.unreadable,
             test_paths=list(self.cfg.policy.test_paths), min_length=self.cfg.policy.min_length,

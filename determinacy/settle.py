@@ -1,9 +1,9 @@
 """Settle candidates against the prose and the codebase (method §6). Pure: no git, no files.
 
 A candidate certifies as an AIRTIGHT witness only when every check holds; the receipt command
-is what a skeptic runs to see the codebase half for themselves. These checks (the `checks`
-table, and the candidates' columns) feed the verdict, which is decided in `queries/views.sql`
-only; what agents propose is settled by `agents/checks.py`.
+is what a skeptic runs to see the codebase half for themselves. Its Checks (the `candidates`
+table) feed the verdict, which is decided in `queries/views.sql` only; what agents propose is
+settled by `agents/checks.py`.
 """
 
 from __future__ import annotations

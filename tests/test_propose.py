@@ -4,6 +4,7 @@ a positive and a negative control on real-world-shaped code in a real repository
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from conftest import Audit, commit, diff, git, make_repo, row, write_benchmark
 
@@ -452,3 +453,45 @@ def test_the_proposer_workers_die_with_a_killed_run(tmp_path: Path) -> None:
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(p) for p in pids)
+
+
+def test_grades_says_which_test_occurrences_grade_and_why_the_others_do_not() -> None:
+    """Inside a graded test a name always grades, a literal only where the test asserts it;
+    a call assertion on a value the block fed in, and an expected-output value the graded test
+    itself feeds in, grade nothing; the strongest reason is the constant's rule."""
+    from determinacy.proposer.graded import (
+        NOT_GRADED_ECHO,
+        NOT_GRADED_FED,
+        NOT_GRADED_PASSED,
+        NOT_GRADED_RUN,
+        Graded,
+        grades,
+    )
+    from determinacy.proposer.occurrences import Occ, Side
+
+    def occ(value: str, line: int, kind: str = "string", path: str = "tests/test_a.py",
+            **kw: Any) -> Occ:
+        return Occ(value, kind, path, line, "use", language=kw.pop("language", "python"),
+                   test=kw.pop("test", "test_a"), **kw)
+
+    name = occ("render_badge", 2, kind="identifier")
+    fed = occ("P123", 3)  # store.put("P123", ...)
+    passed = occ("P123", 4, asserting=True, passed_on=True)  # m.assert_called_with("P123")
+    asserted = occ("P123 saved", 5, asserting=True)
+    echoed = occ("P123", 1, path="tests/golden/expected.json", asserting=True, decl="value",
+                 language="json", test="")
+    lexed = occ("free shipping", 6, language="")  # no syntax tree: every graded literal counts
+    outside = occ("unused", 200)  # beyond the graded block
+    test = Side(occs=[name, fed, passed, asserted, echoed, lexed, outside], facts={}, images={})
+    grading = Graded({"tests/test_a.py": [(1, 100, "t::a")]},
+                     {"tests/golden/expected.json": ["t::a"]}, [])
+    got = grades(test, grading)
+    assert {o.line: got.ids[o] for o in test.occs if o.path.endswith(".py")} == {
+        2: ["t::a"], 3: [], 4: [], 5: ["t::a"], 6: ["t::a"], 200: []}
+    assert got.ids[echoed] == []
+    assert got.ungraded == {fed: NOT_GRADED_FED, passed: NOT_GRADED_PASSED,
+                            echoed: NOT_GRADED_ECHO}
+    assert got.why_not([fed, passed, echoed]) == NOT_GRADED_PASSED
+    assert got.why_not([fed, echoed]) == NOT_GRADED_ECHO
+    assert got.why_not([fed]) == NOT_GRADED_FED
+    assert got.why_not([outside]) == NOT_GRADED_RUN

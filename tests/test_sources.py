@@ -333,7 +333,7 @@ def test_csv_files_and_json_arrays_are_rows_too(tmp_path: Path) -> None:
     (tmp_path / "csv.toml").write_text(cfg)
     [t] = load_tasks(load_config(tmp_path / "csv.toml")).tasks
     assert t.fail_to_pass == ["t.py::test_a"] and t.test_patch == row["test_patch"]
-    from determinacy.sources.rows import iter_rows
+    from determinacy.sources.files import iter_rows
 
     (tmp_path / "a.json").write_text(json.dumps([_hub_row(1), _hub_row(2), 3]))
     # A downloaded split is read file by file, by extension (a `.json` may be one array).

@@ -1,2 +1,2 @@
-"""Sources of benchmark rows (jsonl, parquet, csv, a Hugging Face dataset, a repository's
-history) and their normalization to Tasks."""
+"""Sources of benchmark rows and their normalization to Tasks: one entry per kind of source
+(`kinds.KINDS`: jsonl, parquet, csv, a Hugging Face dataset, a repository's history)."""

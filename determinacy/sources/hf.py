@@ -15,7 +15,7 @@ import os
 import re
 from pathlib import Path
 
-from determinacy.config import SourceCfg
+from determinacy.config import Config, SourceCfg
 from determinacy.errors import ConfigError
 
 # The formats read, best first: a split shipped both as parquet and as jsonl is the same rows
@@ -130,3 +130,13 @@ def failure(dataset: str, revision: str | None, e: BaseException) -> str:
         return (f"cannot reach the Hugging Face hub for dataset {dataset!r}{at} ({detail}): "
                 "with a warm cache set HF_HUB_OFFLINE=1, or " + _WAY_OUT)
     return f"cannot download dataset {dataset!r}{at}: {type(e).__name__}: {detail}"
+
+
+def locate(cfg: Config) -> tuple[list[Path], str]:
+    """The split's files, downloaded or from the hub's cache, and the commit read."""
+    got, revision = download_split(cfg.source, cfg.file or "config")
+    return list(got), revision
+
+
+def describe(src: SourceCfg) -> str:
+    return f"hf:{src.hf_dataset}" + (f"/{src.subset}" if src.subset else "") + f"[{src.split}]"

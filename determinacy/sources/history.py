@@ -25,21 +25,22 @@ import contextlib
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import blake3
 import msgspec
 
 from determinacy import git, languages
-from determinacy.config import HEURISTICS, Config
+from determinacy.config import HEURISTICS, Config, SourceCfg
 from determinacy.errors import CaseFailure, ConfigError
 from determinacy.paths import is_test_path
 from determinacy.proposer.propose import (
     is_doc,  # docs go with the gold part, but are no source file
 )
 from determinacy.records import MinedCommit
+from determinacy.sources.files import files_digest
 
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _CONVENTIONAL = re.compile(
@@ -428,8 +429,20 @@ def locate(cfg: Config) -> tuple[list[Path], str]:
     return issues, g.revision()
 
 
-def rows(cfg: Config) -> Iterator[tuple[int, dict[str, Any]]]:
-    yield from mine(cfg)[0]
+def read(cfg: Config, paths: list[Path], limit: int | None, revision: str
+         ) -> tuple[list[tuple[int, dict[str, Any]]], list[MinedCommit]]:
+    """The rows of the walk from `revision` (at most `limit`) and every commit walked."""
+    return mine(cfg, limit, revision)
+
+
+def digest(cfg: Config, paths: list[Path], revision: str) -> str:
+    """The commits walked from, which name their content, and the issues export."""
+    got = files_digest(cfg, paths)
+    return blake3.blake3(f"{revision}\0{got}".encode()).hexdigest()
+
+
+def describe(src: SourceCfg) -> str:
+    return f"git:{Path(src.git or '').name} {src.range} ({src.repo})"
 
 
 def mine(cfg: Config, limit: int | None = None, revision: str | None = None

@@ -1,5 +1,4 @@
-"""Sources of benchmark rows (jsonl, parquet, csv, Hugging Face, a repository's history) and
-their normalization to Tasks.
+"""Benchmark rows, from any kind of source (`kinds.py`), normalized to Tasks.
 
 A row that cannot become a Task is returned as a CaseError naming its row and field; the others
 go on. Only what is wrong with the whole source raises ConfigError: a file that cannot be read,
@@ -9,19 +8,17 @@ or a mapped field that no row has (a misspelled column would otherwise drop text
 from __future__ import annotations
 
 import ast
-import csv
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import blake3
-
-from determinacy.config import SOURCE_KINDS, Config, mapped_fields
+from determinacy.config import Config, mapped_fields
 from determinacy.errors import ConfigError, RowError
 from determinacy.records import CaseError, MinedCommit, Task
+from determinacy.sources import kinds
+from determinacy.sources.files import Row, clip
 
 # Used with fullmatch: `$` would also match before a final newline, which would become part of
 # a file name.
@@ -34,7 +31,6 @@ _FALLBACK = re.compile(r"row-[0-9]+")
 # A lone surrogate (JSON "\ud800") is not text: it cannot be encoded, so no record holding it
 # can be stored.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_CHUNK = 1 << 20
 
 
 @dataclass
@@ -44,168 +40,6 @@ class Loaded:
     revision: str = ""  # the source revision actually read (pinned Hugging Face commit)
     source_digest: str = ""  # blake3 of the source files' bytes, in order
     mined: list[MinedCommit] = field(default_factory=list)  # history: every commit walked
-
-
-Row = dict[str, Any] | RowError
-
-
-def source_files(cfg: Config) -> tuple[list[Path], str]:
-    """The files the rows come from, in reading order, and the revision read (the Hugging Face
-    commit; for a history, the commits walked from)."""
-    src = cfg.source
-    if src.jsonl:
-        return [cfg.resolve(src.jsonl)], ""
-    if src.parquet:
-        return sorted(_glob(cfg, src.parquet, "source.parquet")), ""
-    if src.csv:
-        return sorted(_glob(cfg, src.csv, "source.csv")), ""
-    if src.git:
-        from determinacy.sources import history
-
-        return history.locate(cfg)
-    from determinacy.sources.hf import download_split  # optional dependency, imported on use
-
-    files, revision = download_split(src, cfg.file or "config")
-    return list(files), revision
-
-
-def _source_key(cfg: Config) -> str:
-    src = cfg.source
-    return next((f"source.{k}" for k in SOURCE_KINDS if getattr(src, k)), "source.hf_dataset")
-
-
-def files_digest(cfg: Config, files: list[Path]) -> str:
-    """blake3 of the files' bytes one after the other (`store.digest` of their concatenation),
-    read in chunks: a source may be larger than memory is worth spending on it."""
-    h = blake3.blake3()
-    for path in files:
-        try:
-            with path.open("rb") as f:
-                while chunk := f.read(_CHUNK):
-                    h.update(chunk)
-        except OSError as e:
-            raise ConfigError(path, _source_key(cfg), f"cannot read the tasks file: {e}") \
-                from None
-    return h.hexdigest()
-
-
-def iter_rows(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
-    """Each row of the files with its number (1-based, counted over all of them), each file
-    read by its kind (a Hugging Face split may be parquet, jsonl, json or csv)."""
-    if cfg.source.git:
-        from determinacy.sources import history
-
-        yield from history.rows(cfg)
-        return
-    key, offset = _source_key(cfg), 0
-    for path in files:
-        last = 0
-        for n, row in _rows_of(cfg, path, key):
-            last = n
-            yield offset + n, row
-        offset += last
-
-
-def _rows_of(cfg: Config, path: Path, key: str) -> Iterator[tuple[int, Row]]:
-    name = path.name.lower()
-    if cfg.source.parquet or name.endswith(".parquet"):
-        return _parquet(cfg, [path])
-    if cfg.source.csv or name.endswith(".csv"):
-        return _csv(path, key)
-    if name.endswith(".json") and not cfg.source.jsonl and _is_array(path, key):
-        return _json_array(path, key)
-    return _jsonl(path, key)
-
-
-def _glob(cfg: Config, pattern: str, key: str) -> list[Path]:
-    p = cfg.resolve(pattern)
-    if any(ch in pattern for ch in "*?["):
-        files = sorted(p.parent.glob(p.name))
-    else:
-        files = [p] if p.exists() else []
-    if not files:
-        raise ConfigError(cfg.file or cfg.root, key, f"no file matches {str(p)!r}")
-    return files
-
-
-def _open(path: Path, key: str) -> Any:
-    try:
-        return path.open("rb")
-    except OSError as e:
-        raise ConfigError(path, key, f"cannot read the tasks file: {e}") from None
-
-
-def _is_array(path: Path, key: str) -> bool:
-    """A `.json` file that is one JSON array (the rest are JSON lines)."""
-    with _open(path, key) as f:
-        while chunk := f.read(4096):
-            if stripped := chunk.lstrip():
-                return stripped.startswith(b"[")
-    return False
-
-
-def _json_array(path: Path, key: str) -> Iterator[tuple[int, Row]]:
-    with _open(path, key) as f:
-        try:
-            items = json.load(f)
-        except (ValueError, RecursionError) as e:
-            raise ConfigError(path, key, f"not valid JSON: {_clip(str(e))}") from None
-    for n, obj in enumerate(items, 1):
-        yield n, obj if isinstance(obj, dict) else RowError(
-            f"row {n}: expected a JSON object, got {type(obj).__name__}")
-
-
-def _csv(path: Path, key: str) -> Iterator[tuple[int, Row]]:
-    """A CSV file with a header line; a cell is text (a patch may span lines, quoted)."""
-    csv.field_size_limit(1 << 30)  # patches are long cells
-    try:
-        f = path.open(encoding="utf-8", newline="")
-    except OSError as e:
-        raise ConfigError(path, key, f"cannot read the tasks file: {e}") from None
-    with f:
-        try:
-            for n, row in enumerate(csv.DictReader(f), 1):
-                if None in row:  # more cells than the header names
-                    yield n, RowError(f"row {n}: more cells than the header has columns")
-                    continue
-                yield n, dict(row)
-        except (csv.Error, UnicodeDecodeError) as e:
-            raise ConfigError(path, key, f"cannot read the csv file: {e}") from None
-
-
-def _jsonl(path: Path, key: str = "source.jsonl") -> Iterator[tuple[int, Row]]:
-    with _open(path, key) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            # ValueError: also a number past Python's digit limit; RecursionError: deep nesting.
-            except (ValueError, RecursionError) as e:
-                yield n, RowError(f"row {n}: not valid JSON ({_clip(str(e))})")
-                continue
-            if not isinstance(obj, dict):
-                yield n, RowError(f"row {n}: expected a JSON object, got {type(obj).__name__}")
-                continue
-            yield n, obj
-
-
-def _parquet(cfg: Config, files: list[Path]) -> Iterator[tuple[int, Row]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    n = 0
-    for f in files:
-        try:
-            batches = pq.ParquetFile(f).iter_batches(batch_size=256)
-            for batch in batches:
-                for row in batch.to_pylist():
-                    n += 1
-                    yield n, row
-        except (OSError, pa.ArrowException) as e:
-            # The file, not a row, is at fault: nothing after this point can be read.
-            raise ConfigError(f, _source_key(cfg), f"cannot read the parquet file: {e}") \
-                from None
 
 
 _ABSENT = object()
@@ -260,10 +94,6 @@ def _get(row: dict[str, Any], dotted: str, key: str, n: int) -> Any:
     return value
 
 
-def _clip(text: str, limit: int = 200) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 def _printable(text: str) -> str:
     """Text with any lone surrogate escaped (`\\ud800`): it can be stored and printed."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -271,7 +101,7 @@ def _printable(text: str) -> str:
 
 def _show(value: str) -> str:
     """A value quoted for a message: escaped (repr), and short."""
-    return _clip(repr(value), 120)
+    return clip(repr(value), 120)
 
 
 def _check_text(value: str, what: str, n: int) -> str:
@@ -315,7 +145,7 @@ def parse_test_ids(value: Any, what: str, n: int) -> list[str]:
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 raise RowError(
                     f"row {n}: field `{what}` is neither a list, a JSON list nor a Python list "
-                    f"literal: {_clip(repr(text), 80)}"
+                    f"literal: {clip(repr(text), 80)}"
                 ) from None
     if isinstance(value, tuple):
         value = list(value)
@@ -487,7 +317,7 @@ def _raw_id(cfg: Config, row: Row) -> str:
         return ""
     if not isinstance(value, str):
         return ""
-    return _printable(_clip(value))
+    return _printable(clip(value))
 
 
 def _read_row(cfg: Config, n: int, row: Row) -> Task | _Bad:
@@ -543,7 +373,7 @@ class _Columns:
 
 
 def _listing(names: dict[str, None], most: int = 60) -> str:
-    shown = [f"`{_printable(_clip(k, 80))}`" for k in list(names)[:most]]
+    shown = [f"`{_printable(clip(k, 80))}`" for k in list(names)[:most]]
     more = len(names) - most
     return ", ".join(shown) + (f" (and {more} more)" if more > 0 else "") if shown else "(none)"
 
@@ -593,11 +423,9 @@ def _error_case_id(bad: _Bad, taken: set[str]) -> str:
 def locate(cfg: Config) -> tuple[list[Path], str, str]:
     """The source's files, the revision read and the blake3 of their bytes (for a history:
     of the commits walked from, which name their content, and of the issues export)."""
-    files, revision = source_files(cfg)
-    got = files_digest(cfg, files)
-    if cfg.source.git:
-        got = blake3.blake3(f"{revision}\0{got}".encode()).hexdigest()
-    return files, revision, got
+    kind = kinds.of(cfg)
+    paths, revision = kind.locate(cfg)
+    return paths, revision, kind.digest(cfg, paths, revision)
 
 
 def load_tasks(cfg: Config, limit: int | None = None,
@@ -609,13 +437,8 @@ def load_tasks(cfg: Config, limit: int | None = None,
     out = Loaded(revision=revision, source_digest=source_digest)
     columns = _Columns(cfg)
     read: list[Task | _Bad] = []
-    if cfg.source.git:
-        from determinacy.sources import history
-
-        # The walk stops once `limit` commits became rows; it records every commit it saw.
-        rows, out.mined = history.mine(cfg, limit, revision)
-    else:
-        rows = iter_rows(cfg, files)
+    # A history's walk stops once `limit` commits became rows; it records every commit it saw.
+    rows, out.mined = kinds.of(cfg).read(cfg, files, limit, revision)
     for n, row in rows:
         if limit is not None and len(read) >= limit:
             break
@@ -651,20 +474,21 @@ def _preview(value: Any) -> str:
     if isinstance(value, str):
         if "\n" in value:
             return f"<{value.count(chr(10)) + 1} lines>"
-        return _clip(repr(value), 60)
-    return _clip(json.dumps(value, default=str), 60)
+        return clip(repr(value), 60)
+    return clip(json.dumps(value, default=str), 60)
 
 
 def validate(cfg: Config, show: int = 3) -> Validation:
     """Read every row as the audit would, audit nothing: the mapping applied to the first
     `show` rows, mapped fields rows lack, unmapped prose-like columns, rows that are not
     tasks (a FAIL_TO_PASS that does not parse, a missing field, ...)."""
-    files, _ = source_files(cfg)
+    kind = kinds.of(cfg)
+    files, revision = kind.locate(cfg)
     # A history's rows come from the repository (the issues export is the only file read).
     out = Validation(files=[cfg.resolve(cfg.source.git), *files] if cfg.source.git else files)
     mapped = mapped_fields(cfg.fields)
     columns: dict[str, None] = {}
-    for n, row in iter_rows(cfg, files):
+    for n, row in kind.read(cfg, files, None, revision)[0]:
         out.rows += 1
         if isinstance(row, dict):
             columns.update(dict.fromkeys(row))
