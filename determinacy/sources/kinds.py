@@ -48,4 +48,4 @@ KINDS = {k.key: k for k in (
 
 def of(cfg: Config) -> Kind:
     """The kind the config's [source] names (config.py lets it name exactly one)."""
-    return next((k for k in KINDS.values() if getattr(cfg.source, k.key)), KINDS["hf_dataset"])
+    return KINDS[files.source_key(cfg).removeprefix("source.")]
