@@ -443,8 +443,10 @@ def verify_claims(config: str | None, case_id: str | None, store_dir: str | None
     AIRTIGHT constant must be on an added line of the gold and of the test patch, absent from
     the prose (case-insensitively, and as a run of its words), and `git grep -F -n -e
     CONSTANT SHA` must print nothing (AIRTIGHT-PARTIAL: over the readable part). Each verified
-    precedent of a MISDETERMINED / CODEBASE-PLURAL claim must stand on its line at SHA.
-    Prints CONFIRMED or FAILED (with the reason) per claim, then a summary.
+    precedent of a MISDETERMINED / CODEBASE-PLURAL claim must stand on its line at SHA. A
+    GOLD-TEST-DATA constant must be on an added line of the gold patch's hunk of its file,
+    which the test patch must not write, and on an added line of the test patch. Prints
+    CONFIRMED or FAILED (with the reason) per claim, then a summary.
 
     \b
     Exit status:

@@ -100,6 +100,11 @@ class Candidate(Record, kw_only=True):
     new_file: bool = False  # the defining file does not exist at base_commit
     signature: str = ""  # a callable's declaration line(s), body left out
     siblings: list[Sibling] = []  # what it follows: names of its group, literals of its file
+    # Test data only the gold ships: every gold occurrence is in this file, which the graded
+    # test reads and the test patch does not write ("" otherwise); `test_data_at` is the
+    # graded test line that loads it ("" when its test path alone says it is test data).
+    test_data: str = ""
+    test_data_at: str = ""
 
 
 class Proposal(Record, kw_only=True):
@@ -195,6 +200,8 @@ class Check(Record, kw_only=True):
     # A name the codebase's convention predicts: "`Sibling` at path:line (`Old`→`New`, a prose
     # word)". Never certified; the case is a CONVENTION hypothesis instead.
     convention: str = ""
+    test_data: str = ""  # see Candidate: certified as GOLD-TEST-DATA, counted apart
+    test_data_at: str = ""
 
 
 class CaseResult(Record, kw_only=True):

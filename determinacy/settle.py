@@ -1,7 +1,9 @@
 """Settle candidates against the prose and the codebase (method §6). Pure: no git, no files.
 
 A candidate certifies as an AIRTIGHT witness only when every check holds; the receipt command
-is what a skeptic runs to see the codebase half for themselves. Its Checks (the `candidates`
+is what a skeptic runs to see the codebase half for themselves. A graded constant the gold
+makes only in test data the test patch does not ship certifies as GOLD-TEST-DATA, whatever the
+codebase holds (the task is broken, not underdetermined). Its Checks (the `candidates`
 table) feed the verdict, which is decided in `queries/views.sql` only; what agents propose is
 settled by `agents/checks.py`.
 """
@@ -31,6 +33,12 @@ def receipt_command(constant: str, base_commit: str, excluded: list[str]) -> str
     if excluded:
         cmd += " -- . " + " ".join(quote(p) for p in excluded)
     return cmd
+
+
+def test_data_command(path: str) -> str:
+    """Run in a receipt's folder: counts the file's header in each patch (expect 1 in
+    gold.diff, 0 in hidden_test.diff: only the gold writes it)."""
+    return f"grep -c -F -e {quote('+++ b/' + path)} gold.diff hidden_test.diff"
 
 
 def quote(s: str) -> str:
@@ -87,22 +95,27 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         crosses = c.kind != "identifier" or c.defuse in ("gold→test", "test→gold")
         # Only what a FAIL_TO_PASS test reaches grades (method §7); the others are listed so
         # the receipt says why they did not count.
-        holds = (crosses and bool(c.graded_by) and not c.trivial and not in_prose
-                 and was_searched and not at and not ungraded)
+        graded = crosses and bool(c.graded_by) and not c.trivial and not in_prose \
+            and not ungraded
+        holds = graded and was_searched and not at
         # A name the codebase's own convention predicts is a hypothesis, never a claim.
-        convention = convention_evidence(c, prose) if holds else ""
-        certified = holds and not convention
+        convention = convention_evidence(c, prose) if holds and not c.test_data else ""
+        # Test data only the gold ships breaks the task whatever the tree holds: no fix that
+        # does not write that very file passes (GOLD-TEST-DATA, counted apart).
+        certified = graded if c.test_data else holds and not convention
         checks.append(Check(
             case_id=task.case_id, constant=c.constant, kind=c.kind, gold_at=c.gold_at,
             test_at=c.test_at, trivial=c.trivial, defuse=c.defuse, prose_match=in_prose,
             codebase_searched=was_searched, codebase_at=at,
             codebase_variant=search.variants.get(c.constant, "") if not at else "",
             certified=certified,
-            command=receipt_command(c.constant, commit, search.excluded)
-            if was_searched else "", ungraded=ungraded, rule=c.rule, language=c.language,
+            command=test_data_command(c.test_data) if c.test_data
+            else receipt_command(c.constant, commit, search.excluded) if was_searched else "",
+            ungraded=ungraded, rule=c.rule, language=c.language,
             decl=c.decl, scope=c.scope, graded_by=c.graded_by, asserting=c.asserting,
             fragment=c.fragment, defined_at=c.defined_at, owner=c.owner,
             new_file=c.new_file, signature=c.signature, convention=convention,
+            test_data=c.test_data, test_data_at=c.test_data_at,
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
                       tree=search.tree)

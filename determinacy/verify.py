@@ -29,6 +29,7 @@ from determinacy.store import Store
 
 CHANGED = "the task changed since the audit"
 ABSENCE_VERDICTS = ("AIRTIGHT", "AIRTIGHT-PARTIAL")
+TEST_DATA = "GOLD-TEST-DATA"
 PRECEDENT_VERDICTS = ("MISDETERMINED", "CODEBASE-PLURAL")
 # The parts of a task its claims rest on (`row` is only where it sits in the source).
 TASK_FIELDS = ("instance_id", "repo", "base_commit", "prose", "gold_patch", "test_patch",
@@ -104,6 +105,47 @@ def text_failures(constant: str, task: Task) -> list[str]:
         out.append("not on an added line of the gold patch")
     if constant not in added_text(task.test_patch):
         out.append("not on an added line of the test patch")
+    if how := prose_states(constant, task.prose):
+        out.append(f"the prose states it ({how})")
+    return out
+
+
+def file_diffs(patch: str) -> dict[str, str]:
+    """Each file's part of a unified diff (from its `diff --git` line), by its new path (the
+    old one for a deletion)."""
+    out: dict[str, str] = {}
+    for part in re.split(r"^(?=diff --git )", patch, flags=re.M):
+        new = re.search(r"^\+\+\+ (?:b/)?(.+?)\t?$", part, re.M)
+        old = re.search(r"^--- (?:a/)?(.+?)\t?$", part, re.M)
+        path = new.group(1) if new and new.group(1) != "/dev/null" else \
+            old.group(1) if old else ""
+        if path:
+            out[path] = part
+    return out
+
+
+def test_data_failures(constant: str, data_file: str, loaded_at: str, task: Task) -> list[str]:
+    """What a GOLD-TEST-DATA claim says: the gold patch writes `data_file` with the constant
+    on an added line, the test patch does not write it, the test patch's added lines grade the
+    constant (and spell the file's name where the claim says a line loads it), and the prose
+    does not state it."""
+    if not constant or not data_file:
+        return ["no constant or no file"]
+    out = []
+    gold, test = file_diffs(task.gold_patch), file_diffs(task.test_patch)
+    if data_file not in gold:
+        out.append(f"the gold patch does not write {data_file}")
+    elif constant not in added_text(gold[data_file]):
+        out.append(f"not on an added line of the gold patch's {data_file}")
+    if data_file in test:
+        out.append(f"the test patch writes {data_file} too")
+    test_added = added_text(task.test_patch)
+    if constant not in test_added:
+        out.append("not on an added line of the test patch")
+    name = data_file.rsplit("/", 1)[-1]
+    stem = name.rsplit(".", 1)[0]
+    if loaded_at and name not in test_added and stem not in test_added:
+        out.append(f"the test patch never spells {name}")
     if how := prose_states(constant, task.prose):
         out.append(f"the prose states it ({how})")
     return out
@@ -213,6 +255,8 @@ class Claim:
     unread: tuple[str, ...] = ()  # paths the audit did not read: AIRTIGHT-PARTIAL skips them
     precedents: tuple[Precedent, ...] = ()  # the verified ones, for codebase verdicts
     gold_value: str = ""
+    test_data: str = ""  # GOLD-TEST-DATA: the file only the gold writes, the line loading it
+    test_data_at: str = ""
 
     @property
     def partial(self) -> bool:
@@ -249,7 +293,13 @@ SELECT w.case_id, w.verdict, w.constant, w.proposer, w.pass_no,
        (SELECT first(a.gold_value) FROM agent_witnesses a
         WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
           AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
-          AND a.refuter = w.refuter) AS gold_value
+          AND a.refuter = w.refuter) AS gold_value,
+       (SELECT first(k.test_data) FROM candidates k
+        WHERE w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
+          AND k.certified) AS test_data,
+       (SELECT first(k.test_data_at) FROM candidates k
+        WHERE w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
+          AND k.certified) AS test_data_at
 FROM witnesses w LEFT JOIN trees tr ON tr.case_id = w.case_id
 WHERE w.status = 'claim' AND (CAST($case AS VARCHAR) IS NULL OR w.case_id = $case)
 ORDER BY w.case_id, w.pass_no, w.proposer, w.verdict, w.constant
@@ -265,7 +315,8 @@ def stored_claims(con: Any, case: str | None) -> list[Claim]:
         out.append(Claim(case_id=r["case_id"], verdict=r["verdict"], constant=r["constant"],
                          proposer=r["proposer"], pass_no=r["pass_no"], commit=r["commit"],
                          unread=tuple(r["unread"]), precedents=precedents,
-                         gold_value=r["gold_value"] or ""))
+                         gold_value=r["gold_value"] or "", test_data=r["test_data"] or "",
+                         test_data_at=r["test_data_at"] or ""))
     return out
 
 
@@ -349,6 +400,9 @@ class Verifier:
         absence = claim.verdict in ABSENCE_VERDICTS
         if absence:
             failures += text_failures(claim.constant, task)
+        elif claim.verdict == TEST_DATA:
+            failures += test_data_failures(claim.constant, claim.test_data, claim.test_data_at,
+                                           task)
         elif claim.verdict in PRECEDENT_VERDICTS:
             failures += conflict_failures(claim.verdict, claim.precedents, claim.gold_value,
                                           added_text(task.gold_patch))

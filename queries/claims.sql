@@ -14,6 +14,7 @@ SELECT case_id AS "case",
        evidence AS "evidence",
        command AS "re-run",
        CASE WHEN verdict LIKE 'AIRTIGHT%' THEN 'no output'
+            WHEN verdict = 'GOLD-TEST-DATA' THEN 'the file in the gold patch, not in the test patch'
             ELSE 'each value, in each file' END AS "expect"
 FROM ranked
 WHERE rk = 1 AND claimable(case_verdict)

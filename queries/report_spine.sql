@@ -4,6 +4,8 @@ SELECT count(*) FILTER (WHERE claimable(v.verdict)) AS spine,
        count(*) FILTER (WHERE v.verdict <> 'ERROR') AS audited,
        count(*) FILTER (WHERE v.verdict = 'ERROR') AS errors,
        count(*) FILTER (WHERE v.verdict = 'AIRTIGHT-PARTIAL') AS partial,
+       -- Broken tasks: the graded test reads data only the gold patch ships.
+       count(*) FILTER (WHERE v.verdict = 'GOLD-TEST-DATA') AS test_data,
        count(*) FILTER (WHERE v.verdict = 'ERROR' AND v.error LIKE '%incomplete tree%') AS incomplete,
        -- Cases whose prose links images: the text checks cannot read them (their absence
        -- claims are AIRTIGHT-PARTIAL; a MISDETERMINED or CODEBASE-PLURAL one stays).

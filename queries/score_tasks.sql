@@ -1,6 +1,7 @@
 -- SCORES.md: every task of the audit once (by instance_id), with its verdict class and its
 -- validity at the chosen revision. Revision 0 derives validity from the verdict: a claimable
--- case (an absence over a partial tree included) is disputed, every other unreviewed; the
+-- case (an absence over a partial tree included) is disputed, a GOLD-TEST-DATA one broken (its
+-- test reads a file only the gold patch writes), every other unreviewed; the
 -- revisions applied (score_validity.state, the last per task) override it. `role` says how a score
 -- counts the task: disputed (the sensitivity interval), hypothesis (an unreviewed task whose
 -- verdict is a hypothesis: the wider band), broken (left out of every score), other.
@@ -14,6 +15,8 @@ WITH t AS (
 )
 SELECT t.instance_id, t.case_id, t.verdict, t.ord, t.status,
        CASE WHEN claimable(t.verdict) OR t.verdict = 'AIRTIGHT-PARTIAL' THEN 'disputed'
+            -- The graded test reads a file only the gold writes: no other fix can pass.
+            WHEN t.verdict = 'GOLD-TEST-DATA' THEN 'broken'
             ELSE 'unreviewed' END AS derived,
        coalesce(r.state, derived) AS validity,
        CASE WHEN validity IN ('disputed', 'broken') THEN validity

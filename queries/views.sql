@@ -65,7 +65,8 @@ SELECT * FROM (VALUES
     (7, 'present in the codebase at base_commit'),
     (8, 'predicted by the codebase''s naming (CONVENTION)'),
     (9, 'not searched'),
-    (10, 'certified (AIRTIGHT witnesses)')
+    (10, 'certified (AIRTIGHT witnesses)'),
+    (11, 'certified: test data only the gold ships (GOLD-TEST-DATA)')
 ) AS t(ord, step);
 
 -- How each candidate was settled: the first check that stopped it (`step`, for the funnel;
@@ -73,7 +74,8 @@ SELECT * FROM (VALUES
 CREATE OR REPLACE VIEW settled AS
 WITH c AS (
     SELECT *,
-           CASE WHEN certified THEN 10 WHEN ungraded <> '' THEN 2
+           CASE WHEN certified AND test_data <> '' THEN 11
+                WHEN certified THEN 10 WHEN ungraded <> '' THEN 2
                 WHEN len(graded_by) = 0 THEN 3 WHEN trivial <> '' THEN 4
                 WHEN defuse = 'none' THEN 5 WHEN prose_match <> '' THEN 6
                 WHEN codebase_at <> '' THEN 7 WHEN convention <> '' THEN 8
@@ -82,6 +84,7 @@ WITH c AS (
 )
 SELECT c.*, s.step,
        CASE step_ord WHEN 10 THEN 'CERTIFIED'
+            WHEN 11 THEN 'CERTIFIED: GOLD-TEST-DATA (only the gold writes ' || test_data || ')'
             WHEN 2 THEN 'not graded: ' || ungraded
             WHEN 3 THEN rule
             WHEN 4 THEN 'cannot certify: ' || trivial
@@ -99,14 +102,16 @@ SELECT * FROM (VALUES
     (2, 'MISDETERMINED', 'claimable', 'agent'),
     (3, 'CODEBASE-PLURAL', 'claimable', 'agent'),
     (4, 'AIRTIGHT-PARTIAL', 'counted apart (partial tree or images)', 'mechanical'),
-    (5, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
-    (6, 'CONVENTION', 'hypothesis', 'mechanical'),
-    (7, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
-    (8, 'BORDERLINE', 'hypothesis', 'agent'),
-    (9, 'UNWITNESSED', 'hypothesis', 'agent'),
-    (10, 'ENTAILED', 'determinate', 'agent'),
-    (11, 'NO_CLAIM', 'no claim', 'mechanical'),
-    (12, 'ERROR', 'excluded, counted', 'any')
+    (5, 'GOLD-TEST-DATA', 'counted apart (a broken task: test data only the gold ships)',
+     'mechanical'),
+    (6, 'DETERMINED-CODEBASE', 'determinate', 'agent'),
+    (7, 'CONVENTION', 'hypothesis', 'mechanical'),
+    (8, 'PROSE-AFFIRMATIVE', 'hypothesis', 'agent'),
+    (9, 'BORDERLINE', 'hypothesis', 'agent'),
+    (10, 'UNWITNESSED', 'hypothesis', 'agent'),
+    (11, 'ENTAILED', 'determinate', 'agent'),
+    (12, 'NO_CLAIM', 'no claim', 'mechanical'),
+    (13, 'ERROR', 'excluded, counted', 'any')
 ) AS t(ord, verdict, status, settled_by);
 
 -- Every witness, mechanical or proposed by an agent, with what the settlers made of it.
@@ -115,14 +120,22 @@ SELECT * FROM (VALUES
 -- rejected (a check failed: see reason). pass_no 0 is the mechanical tier.
 -- An absence claim over a partial tree is AIRTIGHT-PARTIAL: never part of the spine. So is one
 -- over a prose that shows the solver images: the checks read text only, and what they cannot
--- read they cannot call absent.
+-- read they cannot call absent. A graded constant only test data of the gold holds is
+-- GOLD-TEST-DATA (a broken task, counted apart), whatever the tree holds.
 CREATE OR REPLACE VIEW witnesses AS
 WITH partial AS (SELECT case_id FROM trees WHERE len(unread) > 0
                  UNION SELECT case_id FROM tasks WHERE len(images) > 0)
 SELECT c.case_id, 0 AS pass_no, 'mechanical' AS proposer,
-       CASE WHEN p.case_id IS NULL THEN 'AIRTIGHT' ELSE 'AIRTIGHT-PARTIAL' END AS verdict,
+       CASE WHEN test_data <> '' THEN 'GOLD-TEST-DATA'
+            WHEN p.case_id IS NULL THEN 'AIRTIGHT' ELSE 'AIRTIGHT-PARTIAL' END AS verdict,
        'claim' AS status, constant, kind,
-       'graded at ' || test_at[1] || '; implemented at ' || gold_at[1] AS evidence,
+       CASE WHEN test_data <> ''
+            THEN 'graded at ' || test_at[1] || '; only in ' || test_data || ' (' || gold_at[1]
+                 || '), which the gold patch writes and the test patch does not'
+                 || CASE WHEN test_data_at <> '' THEN '; loaded at ' || test_data_at
+                         ELSE '; a test path' END
+            ELSE 'graded at ' || test_at[1] || '; implemented at ' || gold_at[1] END
+           AS evidence,
        command, '' AS reason, '' AS refuter
 FROM candidates c LEFT JOIN partial p ON p.case_id = c.case_id
 WHERE certified
@@ -207,5 +220,5 @@ SELECT v.case_id, v.verdict AS case_verdict, w.verdict, w.constant, w.evidence, 
 FROM verdicts v
 JOIN witnesses w ON w.case_id = v.case_id
 WHERE w.status = 'claim'
-  AND (claimable(w.verdict) OR w.verdict = 'AIRTIGHT-PARTIAL')
+  AND (claimable(w.verdict) OR w.verdict IN ('AIRTIGHT-PARTIAL', 'GOLD-TEST-DATA'))
 GROUP BY ALL;

@@ -96,7 +96,8 @@ def test_receipt_commands_print_nothing_in_a_checkout(demo: tuple[Audit, dict],
     clone = tmp_path / "widgets"
     subprocess.run(["git", "clone", "-q", str(ROOT / "examples" / "demo" / "widgets.bundle"),
                     str(clone)], check=True)
-    witnesses = audit.sql(DEMO, "select constant, command from witnesses")
+    witnesses = audit.sql(DEMO, "select constant, command from witnesses "
+                                "where verdict = 'AIRTIGHT'")
     assert witnesses
     for w in witnesses:
         cmd = w["command"]
@@ -108,6 +109,28 @@ def test_receipt_commands_print_nothing_in_a_checkout(demo: tuple[Audit, dict],
         present = cmd.replace(f"-e {_quoted(w['constant'])}", "-e 'def '")
         assert subprocess.run(["bash", "-c", present], cwd=clone, capture_output=True,
                               text=True).stdout
+
+
+def test_a_test_data_receipt_re_runs_in_its_folder(demo: tuple[Audit, dict]) -> None:
+    """GOLD-TEST-DATA: the command counts the file's header in each patch of the receipt's
+    folder: once in the gold, never in the hidden test; the same count on a file the test
+    patch writes says so (the check can fail)."""
+    audit, _ = demo
+    got = audit.sql(DEMO, "select case_id, command from witnesses "
+                          "where verdict = 'GOLD-TEST-DATA'")
+    assert got and {w["case_id"] for w in got} == {
+        k for k, v in EXPECTED.items() if v["verdict"] == "GOLD-TEST-DATA"}
+    for w in got:
+        folder = audit.runs / "demo" / "cases" / w["case_id"]
+        p = subprocess.run(["bash", "-c", w["command"]], cwd=folder, capture_output=True,
+                           text=True)
+        assert p.stdout.split() == ["gold.diff:1", "hidden_test.diff:0"], p
+        test_file = re.search(r"^\+\+\+ b/(\S+)", (folder / "hidden_test.diff").read_text(),
+                              re.M)
+        assert test_file
+        other = w["command"].replace(w["command"].split("'")[1], "+++ b/" + test_file[1])
+        p = subprocess.run(["bash", "-c", other], cwd=folder, capture_output=True, text=True)
+        assert p.stdout.split() == ["gold.diff:0", "hidden_test.diff:1"]
 
 
 def test_receipts_in_markdown_quote_the_command_exactly(demo: tuple[Audit, dict]) -> None:

@@ -115,6 +115,7 @@ class Want:
     graded: bool | None = True
     absent: bool = False  # no candidate at all
     absent_ok: bool = False  # may be dropped (an ungraded copy) instead of checked
+    test_data: str | None = None  # the gold-only data file it is in ("": none)
 
 
 def crosses(decl: str | None = None, rule: str = CROSS) -> Want:
@@ -717,6 +718,59 @@ CASES: list[Case] = [
 ]
 
 
+# Test data only the gold ships (GOLD-TEST-DATA): a value the graded test asserts, which the
+# gold writes only into a file the test reads and the test patch does not write. Negative: a
+# value the gold's code also makes; one of a data file outside test paths no test names.
+def data_checks(path: str) -> Checks:
+    return (("positive", "eu-north-7", Want(kind="string", test_data=path)),
+            ("negative-product", "ap-south-9", Want(kind="string", test_data="")),
+            ("negative-unnamed", "turbo-fast", Want(kind="string", test_data="")))
+
+
+DATA = "default: eu-north-7\nbackup: ap-south-9\n"
+MODES = '{"mode": "turbo-fast"}\n'
+TEST_DATA_CASES = [
+    Case("gold-test-data", "python",
+         'def default_region(path):\n    return open(path).read().split()[1]\n\n\n'
+         'FALLBACK = "ap-south-9"\n',
+         'def test_new():\n    assert default_region("tests/fixtures/regions.yaml") == '
+         '"eu-north-7"\n    assert FALLBACK == "ap-south-9"\n    assert mode() == "turbo-fast"\n',
+         data_checks("tests/fixtures/regions.yaml"),
+         gold_files={"tests/fixtures/regions.yaml": DATA, "pkg/modes.json": MODES}),
+    Case("gold-test-data", "go",
+         "func DefaultRegion(path string) string {\n    b, _ := os.ReadFile(path)\n"
+         "    return string(b)\n}\n\nconst Fallback = \"ap-south-9\"\n",
+         "func TestNew(t *testing.T) {\n"
+         '    assert.Equal(t, "eu-north-7", DefaultRegion("testdata/regions.yaml"))\n'
+         '    assert.Equal(t, "ap-south-9", Fallback)\n    assert.Equal(t, "turbo-fast", Mode())\n'
+         "}\n",
+         data_checks("store/testdata/regions.yaml"),
+         gold_files={"store/testdata/regions.yaml": DATA, "store/modes.json": MODES}),
+    *[Case("gold-test-data", lang,
+           "export function defaultRegion(path) {\n  return fs.readFileSync(path, 'utf8');\n}\n"
+           "\nexport const FALLBACK = 'ap-south-9';\n",
+           "test('new case', () => {\n"
+           "  expect(defaultRegion(`${__dirname}/fixtures/regions.json`)).toBe('eu-north-7');\n"
+           "  expect(FALLBACK).toBe('ap-south-9');\n  expect(mode()).toBe('turbo-fast');\n});\n",
+           data_checks("test/fixtures/regions.json"),
+           gold_files={"test/fixtures/regions.json": '{"default": "eu-north-7", '
+                                                     '"backup": "ap-south-9"}\n',
+                       "src/modes.json": MODES})
+      for lang in ("javascript", "typescript", "tsx")],
+    Case("gold-test-data", "java",
+         "    public static final String FALLBACK = \"ap-south-9\";\n\n"
+         "    public static String defaultRegion(String path) {\n        return path;\n    }\n",
+         "    @Test\n    void newCase() {\n"
+         '        assertEquals("eu-north-7", Badge.defaultRegion("/regions.yaml"));\n'
+         '        assertEquals("ap-south-9", Badge.FALLBACK);\n'
+         '        assertEquals("turbo-fast", Badge.mode());\n    }\n',
+         data_checks("src/test/resources/regions.yaml"),
+         gold_files={"src/test/resources/regions.yaml": DATA,
+                     "src/main/resources/modes.json": MODES}),
+]
+CASES += TEST_DATA_CASES
+
+
 def _params() -> list[object]:
     out: list[object] = []
     for case in CASES:
@@ -758,7 +812,7 @@ def test_rule(case: Case, constant: str, want: Want,
     if want.graded:
         assert got[0].graded_by == sorted(case.ids), got[0]
     for c in got:
-        for name in ("defuse", "rule", "kind", "decl", "asserting"):
+        for name in ("defuse", "rule", "kind", "decl", "asserting", "test_data"):
             expected = getattr(want, name)
             assert expected is None or getattr(c, name) == expected, (name, c)
 

@@ -204,7 +204,8 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
     assert s == json.loads((audit.runs / "demo" / "scores.json").read_text())
     assert [r["format"] for r in s["results"]] == ["jsonl", "swebench-report",
                                                    "instance-reports", "swebench-experiments"]
-    assert (s["tasks"], s["disputed"], s["hypotheses"], s["validity_revision"]) == (30, 9, 1, 0)
+    assert (s["tasks"], s["disputed"], s["hypotheses"], s["validity_revision"]) == (31, 9, 1, 0)
+    assert s["broken"] == 1  # acme__widgets-31: GOLD-TEST-DATA, derived broken
     m = {x["model"]: x for x in s["models"]}
     a, b, c, d = m["a"], m["b"], m["c"], m["d"]
     # a: 8 attempted (the error on 10 is not a failure: apart), 6 passed; disputed 1 2 6
@@ -311,7 +312,7 @@ def test_validity_revisions_append_and_old_revisions_reproduce(audit: Audit,
     res = score(audit, *paths, "--validity-revision", "2", code=2)
     assert "no validity revision 2: there are revisions 0 to 1" in res.output
     listing = audit.invoke("validity", str(DEMO), "list", "--store", str(audit.store)).output
-    assert "| 0 | 9 claimable cases of 30 tasks | disputed |" in listing
+    assert "| 0 | 9 claimable cases of 31 tasks | disputed |" in listing
     assert f"| 1 | {iid(2)} | valid | AIRTIGHT | tester |" in listing
     revs = audit.sql(DEMO, "select distinct validity_revision from scores order by 1")
     assert [r["validity_revision"] for r in revs] == [0, 1]
@@ -328,7 +329,7 @@ def test_plots_are_the_same_bytes_for_the_same_numbers(demo_audit: Audit,
     assert "](claimable.png)" in report and (out / "claimable.png").is_file()
     data = json.loads((out / "report.json").read_text())
     assert [(r["repository"], r["k"], r["n"]) for r in data["plot"]] == [
-        ("acme/widgets", 9, 29)]
+        ("acme/widgets", 9, 30)]
     text = (out / "report.json").read_text()
     assert "PNG" not in text and "iVBOR" not in text  # no image data in the twin
 

@@ -182,6 +182,6 @@ def test_the_reports_claimable_verdicts_are_the_judges() -> None:
     con.execute(views.split("CREATE OR REPLACE VIEW")[0])  # the macros
     tiers = views[views.index("SELECT * FROM (VALUES", views.index("VIEW tiers")):]
     rows = con.execute(tiers[:tiers.index(";")]).fetchall()
-    assert len(rows) == 12
+    assert len(rows) == 13
     said = {v for _, v, *_ in rows if con.execute("SELECT claimable(?)", [v]).fetchone()[0]}
     assert said == {v for _, v, status, _ in rows if status == "claimable"} == set(CLAIMABLE)

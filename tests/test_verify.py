@@ -37,7 +37,7 @@ from determinacy.verify import (
     words,
 )
 
-SUMMARY_OK = "10 claims: 10 confirmed, 0 failed"
+SUMMARY_OK = "14 claims: 14 confirmed, 0 failed"
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ def test_every_claim_of_the_demo_is_confirmed(demo: Audit) -> None:
     assert out[-1] == SUMMARY_OK
     claims = demo.sql(DEMO, "select case_id, verdict, constant from witnesses "
                             "where status = 'claim' order by all")
-    assert len(claims) == 10 and len({c["case_id"] for c in claims}) == 9
+    assert len(claims) == 14 and len({c["case_id"] for c in claims}) == 10
     assert sorted(out[:-1]) == sorted(f"CONFIRMED {c['case_id']} {c['verdict']} "
                                       f"'{c['constant']}'" for c in claims)
     assert "CONFIRMED acme__widgets-6 AIRTIGHT '--no-color'" in out
@@ -106,7 +106,7 @@ def test_a_tampered_witness_fails_with_git_greps_hit(demo: Audit, tmp_path: Path
     hit = failed.split("git grep prints ", 1)[1]
     path, line, text = hit.split(":", 2)
     assert path.endswith(".py") and int(line) > 0 and "def " in text
-    assert out[-1] == "10 claims: 9 confirmed, 1 failed"
+    assert out[-1] == "14 claims: 13 confirmed, 1 failed"
 
 
 def test_a_tampered_witness_off_the_patches_fails_every_check(demo: Audit,
@@ -162,7 +162,7 @@ def test_a_task_edited_after_the_audit_fails(demo: Audit, tmp_path: Path) -> Non
     assert "base_commit 'not a sha' is not a commit hash" in six
     [thirty] = [ln for ln in out if " acme__widgets-30 " in ln]
     assert thirty.endswith(": the task is no longer in the source"), thirty
-    assert out[-1] == "10 claims: 7 confirmed, 3 failed"
+    assert out[-1] == "14 claims: 11 confirmed, 3 failed"
 
 
 def test_case_limits_the_output_to_that_case(demo: Audit) -> None:
@@ -176,6 +176,22 @@ def test_case_limits_the_output_to_that_case(demo: Audit) -> None:
     assert res.exit_code == 0 and lines(res) == ["0 claims: 0 confirmed, 0 failed"]
     res = verify(demo, "--case", "acme__widgets-99")
     assert res.exit_code == 2 and "no audited case 'acme__widgets-99'" in res.output
+
+
+def test_a_test_data_claim_is_checked_against_the_patches(demo: Audit, tmp_path: Path) -> None:
+    """GOLD-TEST-DATA: the gold patch must write the file, the test patch must not."""
+    audit = copy_store(demo, tmp_path)
+    res = verify(audit, "--case", "acme__widgets-31")
+    assert res.exit_code == 0 and lines(res)[-1] == "4 claims: 4 confirmed, 0 failed"
+    rewrite(audit.store / "tables" / "demo" / "candidates.parquet",
+            "SELECT * REPLACE (CASE WHEN test_data <> '' THEN 'tests/test_overrides.py' "
+            "ELSE test_data END AS test_data) FROM t")
+    res = verify(audit, "--case", "acme__widgets-31")
+    assert res.exit_code == 1, res.output
+    assert lines(res)[-1] == "4 claims: 0 confirmed, 4 failed"
+    assert "FAILED acme__widgets-31 GOLD-TEST-DATA 'HUB-CAP-77': the gold patch does not " \
+           "write tests/test_overrides.py; the test patch writes tests/test_overrides.py " \
+           "too" in res.output
 
 
 def test_no_stored_audit_is_a_config_error(tmp_path: Path) -> None:
@@ -192,7 +208,7 @@ def test_agent_claims_are_verified_from_their_precedents(tmp_path: Path) -> None
     out = lines(res)
     assert "CONFIRMED acme__widgets-11 CODEBASE-PLURAL '%d/%m/%Y'" in out
     assert "CONFIRMED acme__widgets-12 MISDETERMINED 'indent=4'" in out
-    assert out[-1] == "16 claims: 16 confirmed, 0 failed"
+    assert out[-1] == "20 claims: 20 confirmed, 0 failed"
     # A precedent moved one line down no longer stands where the claim says.
     rewrite(audit.store / "tables" / "demo" / "agent_witnesses.parquet",
             "SELECT * REPLACE (CASE WHEN case_id = 'acme__widgets-12' THEN list_transform("

@@ -44,6 +44,13 @@ def _stem(path: str) -> str:
     return name.rsplit(".", 1)[0] if "." in name else name
 
 
+def names_file(text: str, path: str) -> bool:
+    """Does a test string spell the file at `path`: its name, or a stem of four characters
+    or more (`"config"` for `testdata/config.yml`)?"""
+    stem = _stem(path)
+    return path.rsplit("/", 1)[-1] in text or (len(stem) >= 4 and stem in text)
+
+
 @dataclass
 class Graded:
     """Which added test lines FAIL_TO_PASS reaches: line ranges per file, and by which ids."""
@@ -164,9 +171,8 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
         elif datafiles.format_of(path) and matched:
             spelled = [o.value for o in test.occs if o.kind == "string"
                        and any(s <= o.line <= e for s, e, _ in ranges.get(o.path, ()))]
-            name, stem = path.rsplit("/", 1)[-1], _stem(path)
             by = sorted({i for s in spelled for p, r in ranges.items() for *_, i in r
-                         if name in s or (len(stem) >= 4 and stem in s)})
+                         if names_file(s, path)})
             if by:
                 files[path] = by
         else:

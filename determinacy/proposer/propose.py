@@ -26,6 +26,7 @@ from determinacy.proposer.crossing import crossing
 from determinacy.proposer.graded import graded, grades
 from determinacy.proposer.occurrences import Occ, locations, read_side
 from determinacy.proposer.patches import FileDiff, parse_patch
+from determinacy.proposer.testdata import gold_test_data, only_in_test_data
 from determinacy.records import Candidate, Proposal
 
 # Words no benchmark can hide: keywords and literals of common languages, and test plumbing.
@@ -107,6 +108,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         t_by[o.value].append(o)
     defs = Defs(gold, test, {f.path: f for f in made}, read, mirrors)
     tables = _table_shapes(gold.occs)
+    data = gold_test_data(made, test_files, test, grading, test_paths)
     # Test strings fed in (not asserted) longer than one token: texts the code reads.
     inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
                      and o.language})
@@ -119,7 +121,8 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                         else ("", "literal"))
         if not any(graded_ids[o] for o in ts):
             rule = judged.why_not(ts)
-        c = _candidate(constant, kind, gs, ts, defuse, rule, graded_ids, min_length, defs)
+        c = _candidate(constant, kind, gs, ts, defuse, rule, graded_ids, min_length, defs,
+                       data)
         if kind != "identifier" and not c.trivial:
             if reason := _data_reason(constant, gs, inputs, tables):
                 c = msgspec.structs.replace(c, trivial=reason)
@@ -134,7 +137,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         if seg not in have and ts:
             candidates.append(_candidate(seg, "string", gs, ts, "", "a fixed segment of a "
                                          "gold string inside a graded test string",
-                                         graded_ids, min_length, defs))
+                                         graded_ids, min_length, defs, data))
     return Proposal(candidates=candidates, gold_files=_paths(gold_files),
                     test_files=_paths(test_files), binary_files=binary,
                     unresolved_tests=grading.unresolved,
@@ -193,12 +196,13 @@ def _segments(occs: list[Occ]) -> dict[str, list[Occ]]:
 
 def _candidate(constant: str, kind: str, gs: list[Occ], ts: list[Occ], defuse: str,
                rule: str, graded_ids: dict[Occ, list[str]], min_length: int,
-               defs: Defs) -> Candidate:
+               defs: Defs, data: dict[str, str]) -> Candidate:
     first_g = min(gs, key=lambda o: (o.path, o.line))
     d = next((o for o in sorted(gs, key=lambda o: (o.path, o.line)) if o.role == "def"),
              None) if kind == "identifier" else None
     t_def = next((o for o in ts if o.role == "def"), None)
     where = d or t_def
+    data_file = only_in_test_data(gs, data)
     return Candidate(
         constant=constant, kind=kind,  # type: ignore[arg-type]
         gold_at=locations(gs), test_at=locations(ts),
@@ -212,6 +216,7 @@ def _candidate(constant: str, kind: str, gs: list[Occ], ts: list[Occ], defuse: s
         signature=defs.signature(d) if d else "",
         siblings=(defs.siblings(d) if d and defuse == "gold→test"
                   else defs.text_siblings(constant, gs) if kind == "string" else []),
+        test_data=data_file, test_data_at=data.get(data_file, ""),
     )
 
 

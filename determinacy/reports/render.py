@@ -120,6 +120,11 @@ def _report(q: Named, run: dict[str, Any]) -> str:
            "unreadable = \"exclude\"), or a prose that shows the solver images. They are not "
            "in the floor; CLAIMS.md and each receipt name what was not read.", ""]
           if s["partial"] else []),
+        *([f"Counted apart: **{s['test_data']}** GOLD-TEST-DATA cases, broken tasks: the "
+           "graded test reads a file only the gold patch writes (test data, a fixture, a "
+           "golden file), and grades a constant that is only there. Not in the floor; "
+           "validity revision 0 has them broken (CLAIMS.md lists them).", ""]
+          if s.get("test_data") else []),
         # Tables written before this column existed have no such count.
         *([f"Images: **{s['images']}** audited cases show the solver images (linked from the "
            "prose, or the config's `fields.images`). The checks read text only, and a constant "
@@ -294,6 +299,18 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
                 "(policy unreadable = \"exclude\"), or the solver is shown images the checks "
                 "cannot read, so these are not claims of the floor.", "",
                 md_table(pcols, partial, code_cols=("constant", "re-run"))]
+    dcols, data_cases = rows(con, query_text("claims_test_data"))
+    data_cases = sorted(data_cases, key=lambda r: natural(r[0]))
+    if data_cases:
+        out += ["## Counted apart: test data only the gold ships (GOLD-TEST-DATA)", "",
+                f"{len(data_cases)} broken tasks: the graded test reads a file (test data, a "
+                "fixture, a golden file) that the gold patch writes and the test patch does "
+                "not, and the constant it grades is only there. No fix that does not write "
+                "that very file passes; the repair is to move the file into the test patch. "
+                "Re-check: the file's hunk is in the gold patch and not in the test patch, "
+                "and the `loaded at` line spells its name. Not claims of the floor; validity "
+                "revision 0 has them broken.", "",
+                md_table(dcols, data_cases, code_cols=("constant", "file only the gold writes"))]
     return "\n".join(out).rstrip("\n") + "\n"
 
 
@@ -469,7 +486,24 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                 "= \"exclude\"): absence holds only for the rest of the tree, so an absence "
                 "claim here is AIRTIGHT-PARTIAL, counted apart from the floor.", "",
                 *_unread_lines(unread), ""]
-    witnesses = [c for c in cands if c["certified"]]
+    test_data = [c for c in cands if c["certified"] and c["test_data"]]
+    witnesses = [c for c in cands if c["certified"] and not c["test_data"]]
+    if test_data:
+        out += ["## Test data only the gold ships (GOLD-TEST-DATA)", "",
+                "The hidden test grades each constant below, and the gold patch makes it only "
+                "in a file the test reads (test data, a fixture, a golden file) that the test "
+                "patch does not write. No fix that does not write that very file passes: the "
+                "task is broken, whatever the prose and the codebase say, and its repair is to "
+                "move the file into the test patch. Re-check in this folder (expect "
+                "`gold.diff:1` and `hidden_test.diff:0`), then open the gold line and the "
+                "`loaded at` line, which spells the file's name:", "",
+                "```sh", *sorted({c["command"] for c in test_data}), "```", "",
+                md_table(["constant", "file only the gold writes", "gold line", "loaded at",
+                          "graded at"],
+                         [(c["constant"], c["test_data"], c["gold_at"],
+                           c["test_data_at"] or "(a test path)", c["test_at"])
+                          for c in test_data], code_cols=("constant",
+                                                          "file only the gold writes"))]
     if witnesses:
         out += ["## Evidence", "",
                 "Each constant below is graded by the hidden test, implemented by the gold patch, "
@@ -490,7 +524,7 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                     md_table(["constant", "other letter case at"],
                              [(w["constant"], w["codebase_variant"]) for w in variants],
                              code_cols=("constant",))]
-    else:
+    elif not test_data:
         conventions = [c for c in cands if c["settled"].startswith("CONVENTION")]
         if conventions:
             out += ["## Convention (a hypothesis, not a claim)", "",

@@ -1,7 +1,8 @@
 """Task validity, versioned (method §9): unreviewed / valid / disputed / broken.
 
 Revision 0 is derived from the verdicts: a claimable case (AIRTIGHT, AIRTIGHT-PARTIAL,
-MISDETERMINED, CODEBASE-PLURAL) is disputed, every other case unreviewed; the rule is
+MISDETERMINED, CODEBASE-PLURAL) is disputed, a GOLD-TEST-DATA case (its test reads a file only
+the gold writes) broken, every other case unreviewed; the rule is
 queries/score_tasks.sql. Revision N is revision 0 with the stored revisions 1..N applied in
 order (a later one overrides an earlier one of the same task). A revision is appended, never
 edited: scores/<benchmark>/validity/<N>.json is created once.
@@ -99,11 +100,17 @@ def listing(store: Store, benchmark: str) -> tuple[list[str], list[tuple[object,
     revs = revisions(store, benchmark)
     tasks = load_tasks(connect(store, benchmark), [])
     disputed = sorted(t["instance_id"] for t in tasks if t["derived"] == "disputed")
+    broken = sorted(t["instance_id"] for t in tasks if t["derived"] == "broken")
     cols = ["revision", "instance", "validity", "verdict", "author", "time", "reason"]
     rows: list[tuple[object, ...]] = [
         (0, f"{len(disputed)} claimable cases of {len(tasks)} tasks", "disputed", "claimable",
          "determinacy", "", "derived from the verdicts: every claimable case is disputed, "
          "every other unreviewed")]
+    if broken:
+        rows.append((0, f"{len(broken)} GOLD-TEST-DATA cases of {len(tasks)} tasks", "broken",
+                     "GOLD-TEST-DATA", "determinacy", "", "derived from the verdicts: the "
+                     "graded test reads a file only the gold patch writes, so no other fix "
+                     "can pass"))
     rows += [(r.revision, r.instance_id, r.validity, r.verdict, r.author, r.time, r.reason)
              for r in revs]
     return cols, rows

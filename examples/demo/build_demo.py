@@ -1906,6 +1906,53 @@ def test_report_without_sold_out_items():
         ],
         "fail_to_pass": ["tests/test_reports.py::test_report_without_sold_out_items"],
     },
+    {
+        # Test data only the gold ships: the test reads a sample file that the gold patch,
+        # not the test patch, writes (GOLD-TEST-DATA).
+        "n": 31,
+        "base": "C6",
+        "problem": (
+            "Purchasing sometimes agrees a special price for an item. Add "
+            "`read_price_overrides(path)` in a new module widgets.overrides: it reads a text "
+            "file with one `SKU: price in cents` line per item (blank lines and `#` comments "
+            "ignored) and returns a dict from SKU to price in cents. Ship a sample file "
+            "with the tests."
+        ),
+        "gold_paths": ["tests/data/overrides.yaml"],
+        "edits": [
+            ("widgets/overrides.py", None, '''\
+"""Special prices agreed by purchasing, read from a `SKU: cents` file."""
+
+
+def read_price_overrides(path):
+    prices = {}
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            line = raw.split("#", 1)[0].strip()
+            if line:
+                sku, _, cents = line.partition(":")
+                prices[sku.strip()] = int(cents)
+    return prices
+'''),
+            ("tests/data/overrides.yaml", None, """\
+# Special prices (cents), agreed with the supplier.
+SPR-1: 199
+HUB-CAP-77: 1250
+"""),
+            ("tests/test_overrides.py", None, '''\
+from pathlib import Path
+
+from widgets.overrides import read_price_overrides
+
+SAMPLE = Path(__file__).parent / "data" / "overrides.yaml"
+
+
+def test_read_price_overrides():
+    assert read_price_overrides(SAMPLE) == {"SPR-1": 199, "HUB-CAP-77": 1250}
+'''),
+        ],
+        "fail_to_pass": ["tests/test_overrides.py::test_read_price_overrides"],
+    },
 ]
 
 # Hand-written expectations (strict policy = the demo.toml default; lenient skips test paths at
@@ -2140,6 +2187,17 @@ EXPECTED_BY_N = {
                "other side defines crosses. The prose asks for a second report, never by "
                "that name.",
     },
+    31: {
+        "verdict": "GOLD-TEST-DATA", "constants": ["1250", "199", "HUB-CAP-77", "SPR-1"],
+        "lenient_verdict": "GOLD-TEST-DATA",
+        "lenient_constants": ["1250", "199", "HUB-CAP-77", "SPR-1"],
+        "receipt_shows": ["## Test data only the gold ships (GOLD-TEST-DATA)",
+                          "| `HUB-CAP-77` | `tests/data/overrides.yaml` |"],
+        "why": "The test reads tests/data/overrides.yaml, which the gold patch writes and the "
+               "test patch does not, and asserts the SKUs and prices in it: no fix that does "
+               "not write that very file passes (SPR-1 is at base, which does not matter: "
+               "the file is still missing). A broken task, counted apart from AIRTIGHT.",
+    },
 }
 
 # What `determinacy run examples/demo.toml --agent "python examples/demo/recorded_agent.py"`
@@ -2181,13 +2239,14 @@ AGENT_EXPECTED_BY_N = {
                         "money, Inventory.to_dict() keeps cents) is refuted by the recorded "
                         "refuter (comparable=false): a contested hypothesis, and no other "
                         "witness verifies."),
-    # Tasks 16-30 have no recorded answers: the recorded agent answers {} ("no proposal").
+    # Tasks 16-31 have no recorded answers: the recorded agent answers {} ("no proposal").
     **{n: ("NO_CLAIM", "No recorded answers: the screen lists no behavior, so the agent tiers "
                        "add nothing to the mechanical NO_CLAIM.") for n in range(16, 25)},
     25: ("CONVENTION", "No recorded answers: the agent tiers add nothing to the mechanical "
                        "CONVENTION hypothesis."),
     **{n: ("AIRTIGHT", "No recorded answers: the mechanical tier's certified constant stands.")
        for n in range(26, 31)},
+    31: ("GOLD-TEST-DATA", "No recorded answers: the mechanical tier's test-data claim stands."),
 }
 
 
@@ -2224,13 +2283,17 @@ def apply_edits(repo: Path, edits) -> None:
         path.write_bytes(text.encode("utf-8"))
 
 
-def make_patches(repo: Path, base: str, edits) -> tuple[str, str]:
+def make_patches(repo: Path, base: str, edits, gold_paths=()) -> tuple[str, str]:
+    """The gold patch: every edit outside tests/, and the test files of `gold_paths` (test
+    data some benchmarks ship with the gold); the test patch: the rest of tests/."""
     git(repo, "checkout", "-q", "--detach", base)
     apply_edits(repo, edits)
     git(repo, "add", "-A")
     diff = ["diff", "--cached", "--no-color", "--no-ext-diff", "--no-renames", base, "--"]
     gold = git(repo, *diff, ".", ":(exclude)tests")
-    test = git(repo, *diff, "tests")
+    if gold_paths:  # a second diff: an exclude pathspec wins over any include
+        gold += git(repo, *diff, *gold_paths)
+    test = git(repo, *diff, "tests", *(f":(exclude){p}" for p in gold_paths))
     git(repo, "reset", "-q", "--hard", base)
     git(repo, "clean", "-q", "-fdx")
     if not gold or not test:
@@ -2254,7 +2317,8 @@ def build(out_bundle: Path, out_tasks: Path, out_expected: Path) -> list[dict]:
                 row = dict(by_n[spec["like"]])
                 row["instance_id"] = instance_id(n)
             else:
-                gold, test = make_patches(repo, shas[spec["base"]], spec["edits"])
+                gold, test = make_patches(repo, shas[spec["base"]], spec["edits"],
+                                          spec.get("gold_paths", ()))
                 row = {
                     "instance_id": instance_id(n),
                     "repo": REPO,
@@ -2335,11 +2399,12 @@ def check(rows: list[dict]) -> bool:
 # authority; this check only makes sure every quote, snippet, path and value is really there.
 
 ANSWERS = HERE / "recorded_answers.json"
-STRENGTH = ["AIRTIGHT", "MISDETERMINED", "CODEBASE-PLURAL", "DETERMINED-CODEBASE",
+STRENGTH = ["AIRTIGHT", "MISDETERMINED", "CODEBASE-PLURAL", "GOLD-TEST-DATA",
+            "DETERMINED-CODEBASE",
             "CONVENTION", "PROSE-AFFIRMATIVE", "BORDERLINE", "UNWITNESSED", "ENTAILED",
             "NO_CLAIM"]
 # Mechanical verdicts that stand whatever the agent answers.
-MECHANICAL = ("AIRTIGHT", "CONVENTION")
+MECHANICAL = ("AIRTIGHT", "GOLD-TEST-DATA", "CONVENTION")
 NOT_LIVE = ("tests/", "vendor/", "examples/", "fixtures/", "deprecated/")
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
