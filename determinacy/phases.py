@@ -24,14 +24,14 @@ from determinacy.config import Config
 from determinacy.errors import CaseFailure
 from determinacy.paths import exclude_pathspecs
 from determinacy.proposer import pool
-from determinacy.proposer.convention import mirrored
+from determinacy.proposer.convention import related
 from determinacy.proposer.patches import created_paths, new_paths, touched_paths
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "15", "codebase": "4", "settle": "8"}
+VERSIONS = {"propose": "16", "codebase": "4", "settle": "9"}
 PHASES = tuple(VERSIONS)
 
 
@@ -134,8 +134,9 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
         # Post-images start from the base files the patches touch; their blob ids (content
         # hashes) are in the key, so the same files at base are never parsed twice.
         tree = repos.open_tree(store, cfg, task.repo, task.base_commit)
-        mirrors = mirrored(created_paths(task.gold_patch),
-                           (e.path for e in tree.entries if e.kind == "blob"))
+        mirrors = related(new_paths(task.gold_patch), created_paths(task.gold_patch),
+                          (e.path for e in tree.entries if e.kind == "blob"),
+                          cfg.policy.test_paths)
         touched = touched_paths(task.gold_patch) | touched_paths(task.test_patch) | set(mirrors)
         bases = sorted([e.path, e.sha] for e in tree.entries if e.path in touched)
         key = ActionKey(phase="propose", version=VERSIONS["propose"],

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 import re
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -51,6 +52,11 @@ def fixed_segments(text: str) -> list[str]:
     return [p for p in PLACEHOLDER.split(text) if p.strip()]
 
 
+# Words that glue a message together: adding or swapping one says nothing a solver must know.
+STOPWORDS = frozenset(
+    "a an the of to for in on at by with from is are be was were not no and or as it this "
+    "that".split())
+
 _VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
 
 
@@ -76,6 +82,31 @@ class Prose:
     def has_word(self, word: str) -> bool:
         """`word` (one part of a name, lower case) is a word of the prose."""
         return f" {word.lower()} " in self.joined or word in self.versions
+
+    def has_stem(self, word: str) -> bool:
+        """A word of the prose and `word` (four characters or more) share a stem: they differ
+        at most in an ending of two characters past a common start of four or more (`short`
+        and "shorten", `removing` and "remove", `directory` and "directories")."""
+        w = word.lower()
+        if len(w) < 4:
+            return False
+        for p in self._at:
+            if len(p) >= 4 and p[:4] == w[:4]:
+                n = len(os.path.commonprefix([p, w]))
+                if n >= max(4, min(len(p), len(w)) - 2):
+                    return True
+        return False
+
+    def gives(self, word: str) -> bool:
+        """Does the prose give what a new name or string has in place of its sibling's? A
+        word or a run of words (`RocksDB`: "rocks db"), maybe with an ending; for several
+        words separated by blanks (a message's), each one, or a word only glue
+        (STOPWORDS). Placeholders need no word."""
+        parts = words(PLACEHOLDER.sub(" ", word))
+        if " " not in word.strip():
+            return (not parts or f" {' '.join(parts)} " in self.joined
+                    or len(parts) == 1 and (self.has_word(parts[0]) or self.has_stem(parts[0])))
+        return all(p in STOPWORDS or self.has_word(p) or self.has_stem(p) for p in parts)
 
     def _said(self, name: list[str]) -> bool:
         """The words of a name as a run of the prose's words, each maybe plural on either

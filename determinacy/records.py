@@ -67,14 +67,20 @@ class Sibling(Record, kw_only=True):
     """An existing name (or string literal) at base that a new one follows (method §7:
     convention).
 
-    `word` is the part of the new name that replaces one part of the sibling's
+    `word` is what the new name has in place of part of the sibling's: one part replaced
     (`Metrics` for `MetricsExporterConfig` beside `TracingExporterConfig`, `25` for
-    `Windows 11 Version 25H2` beside `Windows 11 Version 24H2`); "" when the two names
-    differ only in case. Settling decides whether the prose says `word`."""
+    `Windows 11 Version 25H2` beside `Windows 11 Version 24H2`) or added, the words around a
+    group's affix (`RocksDB` for `StoreRocksDB` beside `StoreMemory` and `StoreDisk`), the
+    words of a message that replace its sibling's (space-separated), or the text a string
+    adds to a whole base literal; "" when the two names differ only in case. Settling
+    decides whether the prose (or `base_at`) gives `word`."""
 
     name: str
     at: str  # "path:line" at base_commit
     word: str = ""
+    # "path:line" where the base defines `word` as (part of) a name beside the sibling: a
+    # family completed with what the base has, which the prose need not say.
+    base_at: str = ""
 
 
 class Candidate(Record, kw_only=True):

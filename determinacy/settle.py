@@ -13,13 +13,14 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
-from determinacy.prose import Prose
+from determinacy.prose import Prose, words
 from determinacy.records import (
     Candidate,
     CaseResult,
     Check,
     CodebaseSearch,
     Proposal,
+    Sibling,
     Task,
 )
 
@@ -69,16 +70,31 @@ def ungraded_reason(task: Task, missing_tests: Sequence[str] = ()) -> str:
 
 
 def convention_evidence(c: Candidate, prose: Prose) -> str:
-    """Why a solver following the codebase would have written this name ("" when nothing
-    says so): an existing name of its declaration group with one part replaced by a word
-    the prose uses, or an existing name that differs from it only in case."""
+    """Why a solver following the codebase would have written this name or string ("" when
+    nothing says so): an existing one of its kind (`Sibling`) with `word` in place of part
+    of it, where the prose gives `word` or the base defines it beside the sibling, or an
+    existing name that differs from it only in case."""
     for s in c.siblings:
         if not s.word:
             return f"`{s.name}` at {s.at} differs only in case"
-        if prose.has_word(s.word):
-            return (f"`{s.name}` at {s.at} with one part replaced by `{s.word}`, a word of "
-                    "the prose")
+        if prose.gives(s.word):
+            return f"`{s.name}` at {s.at} {_how(c.constant, s)}, a word of the prose"
+        if s.base_at:
+            return (f"`{s.name}` at {s.at} {_how(c.constant, s)}, a name the base has beside "
+                    f"it at {s.base_at}")
     return ""
+
+
+def _how(constant: str, s: Sibling) -> str:
+    """How the new name or string is the sibling with `word` (for the receipt)."""
+    mine, theirs = words(constant), words(s.name)
+    if len(mine) == len(theirs) and " " not in s.word:
+        return f"with one part replaced by `{s.word}`"
+    if s.name in constant or len(mine) == len(theirs) + 1 and " " not in s.word:
+        return f"with `{s.word}` added"
+    if len(mine) == len(theirs):
+        return f"with its words replaced by `{s.word}`"
+    return f"with `{s.word}` around the affix they share"
 
 
 def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult:

@@ -190,17 +190,19 @@ def test_history_config_errors_name_the_key(tmp_path: Path) -> None:
 # C3 "Add command line interface": the `--file` option;
 # C4 "Add shipping cost and sales tax helpers": FLAT_SHIPPING_CENTS, tax_for; but not
 #     shipping_cost, whose words the subject says;
-# C5 "Add stock reports and counter receipts": receipt_lines, the header "ACME Warehouse";
+# C5 "Add stock reports and counter receipts": the header "ACME Warehouse"; but not
+#     receipt_lines, which follows `list_lines` in the package's cli.py with the subject's
+#     word (a CONVENTION hypothesis);
 # C6 "Add exporters, backups, project settings and CLI help": CsvExporter, JsonExporter,
-#     write_backup, load_settings.
+#     write_backup; but not load_settings, which follows `load_inventory` in cli.py with the
+#     subject's word (a CONVENTION hypothesis).
 # Each is AIRTIGHT: a name or literal the test pins that no text of the task states.
 DEMO_HISTORY = {
     "fcf806b79a50": ("AIRTIGHT", {"apply_discount", "order_total"}),
     "4f31aa758a50": ("AIRTIGHT", {"--file"}),
     "49ef3851662a": ("AIRTIGHT", {"FLAT_SHIPPING_CENTS", "tax_for"}),
-    "42dec223c5e8": ("AIRTIGHT", {"receipt_lines", "ACME Warehouse"}),
-    "264d571b7e99": ("AIRTIGHT", {"CsvExporter", "JsonExporter", "write_backup",
-                                  "load_settings"}),
+    "42dec223c5e8": ("AIRTIGHT", {"ACME Warehouse"}),
+    "264d571b7e99": ("AIRTIGHT", {"CsvExporter", "JsonExporter", "write_backup"}),
 }
 
 

@@ -15,7 +15,7 @@ Kind = Literal["identifier", "string", "number"]
 ROLES = frozenset({"def", "local", "use", "import", "member-use"})
 DECLS = frozenset({
     "function", "class", "method", "field", "variable", "constant", "parameter",
-    "enum-member", "type", "key", "label",
+    "enum-member", "type", "key", "label", "binding",
 })
 # The query files of a language, one per kind: `defuse` (scopes, definitions, uses,
 # literals, docstrings) feeds the proposer; `tests` (test blocks, assertions, calls) feeds

@@ -127,6 +127,10 @@ class Roles:
         if own is not None and own.owner:  # a Go method's name: declared on its receiver type
             d.role, d.decl = ("local" if own.nested else "def"), decl
             d.scope, d.owner = _join(d.scope, own.owner), own.owner
+        elif imported and capture == "local.binding":
+            # The name an import binds (`import ky from`, `as alias`) is the importer's own
+            # choice: a local, never a use of what the module defines.
+            d.role, d.decl = "local", "binding"
         elif imported:
             d.role = "import"
         elif head == "reference":
@@ -146,7 +150,7 @@ class Roles:
                 d.decl = {"function": "method", "variable": "field"}.get(decl, decl)
 
     def declare(self, tok: Draft, node: Node) -> None:
-        if tok.role == "import" and tok.kind == "identifier":
+        if (tok.role == "import" or tok.decl == "binding") and tok.kind == "identifier":
             self.imported.add(tok.value)
         if tok.role not in ("def", "local"):
             return

@@ -38,6 +38,10 @@
 
 ; ---- imports: every name in them and the module string ------------------------------------
 
+; The names an import binds by its own choice (a default or namespace import, an alias).
+(import_clause (identifier) @local.binding)
+(namespace_import (identifier) @local.binding)
+(import_specifier alias: (identifier) @local.binding)
 (import_statement) @import
 (export_statement (export_clause) @import source: (_))
 (export_statement source: (string) @import)

@@ -32,6 +32,8 @@
 
 ; ---- imports: every name in them, module paths included ------------------------------------
 
+; The name an import binds by its own choice (`import numpy as np`, `from m import a as b`).
+(aliased_import alias: (identifier) @local.binding)
 (import_statement) @import
 (import_from_statement) @import
 (future_import_statement) @import

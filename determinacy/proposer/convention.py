@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from determinacy import languages
+from determinacy.paths import is_test_path
 from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import MAX_LOCATIONS, Occ, Side, loc_key
 from determinacy.proposer.patches import IDENTIFIER, FileDiff, removed_lines, string_literals
@@ -21,27 +22,70 @@ from determinacy.prose import words
 from determinacy.records import Sibling
 
 MAX_MIRRORS = 4  # files a new file may mirror (`mirrored`)
+MAX_PACKAGE = 8  # other files of a gold file's folder whose names it may follow
+
+
+def _parts(path: str) -> tuple[str, str, list[str]]:
+    folder, _, name = path.rpartition("/")
+    stem, dot, ext = name.rpartition(".")
+    return folder, ext if dot else "", words(stem if dot else name)
+
+
+def mirrors(new: str, old: str, parallel: bool = True) -> bool:
+    """Does the new file `new` mirror the base file `old`? Same folder and extension, a name
+    of two words or more with exactly one replaced (`bash_completions.go` for a new
+    `zsh_completions.go`; a one-word name such as `settings.py` mirrors nothing: every module
+    of its folder would). Or, when `parallel` (the new file's folder is new too), a parallel
+    path: the same place in a folder whose name swaps one word, the swap repeated in the
+    file's name if at all (`internal/logging/sink.go` for a new `internal/audit/sink.go`)."""
+    a, b = new.split("/"), old.split("/")
+    if len(a) != len(b) or new == old:
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if diff == [len(a) - 1]:
+        fa, ea, ma = _parts(new)
+        fb, eb, mb = _parts(old)
+        return ea == eb and bool(replaced_part(ma, mb))
+    if not parallel or not diff or diff[0] == len(a) - 1:
+        return False
+    i = diff[0]
+    return all(a[j] == b[j].replace(b[i], a[i]) for j in diff[1:])
 
 
 def mirrored(created: Iterable[str], listing: Iterable[str]) -> list[str]:
-    """Files at base that a file the gold creates mirrors: in the same folder, with the same
-    extension, a name of two words or more with exactly one replaced (`bash_completions.go`
-    for a new `zsh_completions.go`; a one-word name such as `settings.py` mirrors nothing:
-    every module of its folder would), at most MAX_MIRRORS per new file. The names of the
-    new file follow theirs (method §6.6)."""
-    folders: dict[tuple[str, str], list[tuple[str, list[str]]]] = defaultdict(list)
-    for path in listing:
-        folder, _, name = path.rpartition("/")
-        stem, dot, ext = name.rpartition(".")
-        folders[(folder, ext if dot else "")].append((path, words(stem if dot else name)))
+    """Files at base that a file the gold creates mirrors (`mirrors`), at most MAX_MIRRORS
+    per new file. The names of the new file follow theirs (method §6.6)."""
+    files = list(listing)
+    folders = {p.rpartition("/")[0] for p in files}
     out: set[str] = set()
     for new in created:
-        folder, _, name = new.rpartition("/")
-        stem, dot, ext = name.rpartition(".")
-        mine = words(stem if dot else name)
-        out.update(sorted(p for p, theirs in folders.get((folder, ext if dot else ""), ())
-                          if p != new and replaced_part(mine, theirs))[:MAX_MIRRORS])
+        fresh = new.rpartition("/")[0] not in folders
+        out.update(sorted(p for p in files if mirrors(new, p, fresh))[:MAX_MIRRORS])
     return sorted(out)
+
+
+def related(gold: Iterable[str], created: Iterable[str], listing: Iterable[str],
+            test_paths: Sequence[str]) -> list[str]:
+    """Files at base whose names the gold's may follow besides their own (method §6.6): the
+    files a new file mirrors, and the other source files of each gold file's folder (its
+    package: a convention's sibling sits in a neighbouring file as often as in the same
+    one), at most MAX_PACKAGE per folder, those whose names share most words with the gold
+    file's first."""
+    files = sorted(p for p in listing if not is_test_path(p, test_paths))
+    created = set(created)
+    out = set(mirrored(created, files))
+    by_folder: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for p in files:
+        folder, ext, _ = _parts(p)
+        by_folder[(folder, ext)].append(p)
+    for g in sorted(set(gold)):
+        if is_test_path(g, test_paths):
+            continue
+        folder, ext, mine = _parts(g)
+        near = [p for p in by_folder.get((folder, ext), ()) if p != g]
+        near.sort(key=lambda p: (-len(set(mine) & set(_parts(p)[2])), p))
+        out.update(near[:MAX_PACKAGE])
+    return sorted(out - (set(gold) - created))
 
 
 class Defs:
@@ -88,10 +132,22 @@ class Defs:
         return self._names[text]
 
     def _may_follow(self, mine: list[str], text: str | None) -> bool:
-        """Whether some name `text` spells is `mine` with one part replaced: only then is the
-        file parsed for its definitions."""
-        return text is not None and any(replaced_part(mine, words(n))
-                                        for n in self._names_in(text))
+        """Whether some name `text` spells is `mine` with one part replaced or added, or two
+        share its first or last part (an affix): only then is the file parsed for its
+        definitions."""
+        if text is None:
+            return False
+        affixed = 0
+        for n in self._names_in(text):
+            theirs = words(n)
+            if replaced_part(mine, theirs) or added_part(mine, theirs):
+                return True
+            if len(theirs) >= 2 and len(mine) >= 2 and n != "".join(mine) and (
+                    theirs[0] == mine[0] or theirs[-1] == mine[-1]):
+                affixed += 1
+                if affixed >= 2:
+                    return True
+        return False
 
     def _base_defs(self) -> dict[str, list[Any]]:
         """path -> definitions on lines the gold did not add (so they exist at base)."""
@@ -116,18 +172,47 @@ class Defs:
         return [t for t in facts.tokens if t.role == "def" and t.line in lines] \
             if facts is not None else []
 
+    def _members(self, d: Occ) -> Iterator[tuple[Any, str]]:
+        """(definition, "path:line" at base) of every existing name of `d`'s declaration
+        group that it may follow: in its own file, the other files of its folder (its
+        package), and, for a new file, the files it mirrors."""
+        group = (d.decl, d.scope, d.owner)
+        folder = d.path.rpartition("/")[0]
+        for path, toks in self._base_defs().items():
+            if path == d.path or path.rpartition("/")[0] == folder:
+                fd = self.diffs[path]
+                for t in toks:
+                    if (t.decl, t.scope, t.owner) == group:
+                        yield t, f"{self._at_base(path)}:{base_line(fd, t.line)}"
+        mine = words(d.value)
+        for path in self.mirrors:
+            if path.rpartition("/")[0] != folder and not (self.is_new(d.path)
+                                                          and mirrors(d.path, path)):
+                continue
+            facts = (self._base_facts(path)
+                     if self._may_follow(mine, self._base_text(path)) else None)
+            for t in facts.tokens if facts is not None else ():
+                if t.role == "def" and (t.decl, t.scope, t.owner) == group:
+                    yield t, f"{path}:{t.line}"
+
     def siblings(self, d: Occ) -> list[Sibling]:
-        """Existing names `d` follows: same declaration kind, scope and owner in its file
-        (or, for a new file, in the files it mirrors), with exactly one of its camel/snake
-        parts replaced (the new part is `word`); so is a definition the gold removes from
-        its file altogether (a rename: `context_defaults` for a new `context_settings`); or
-        any existing definition of the gold's files that differs from it only in case."""
+        """Existing names `d` follows (method §6.6), each a CONVENTION hypothesis: a name of
+        its declaration group (`_members`) with exactly one of its camel/snake parts
+        replaced, or one part added (the new part is `word`); a definition the gold removes
+        from its file altogether (a rename: `context_defaults` for a new
+        `context_settings`); a group of two names or more that share an affix (`StoreMemory`,
+        `StoreDisk`), `d` being the affix around new words (`StoreRocksDB`: `word` is
+        `RocksDB`); or any existing definition of the gold's files that differs from it only
+        in case. `base_at` says where the base defines the new word, when it does (a family
+        completed with a name or a field the base has)."""
         mine = words(d.value)
         group = (d.decl, d.scope, d.owner)
         out: dict[str, Sibling] = {}
         img = self.gold.images.get(d.path)
+        removed = []
         if d.path in self.diffs and img is not None and not img.fragment:
-            for t in self._removed_defs(d.path, mine):
+            removed = self._removed_defs(d.path, mine)
+            for t in removed:
                 word = replaced_part(mine, words(t.value))
                 # Still in the file after the patch: a name the gold kept, not one it renamed.
                 if word and (t.decl, t.scope, t.owner) == group and t.value not in out \
@@ -137,30 +222,76 @@ class Defs:
         for path, toks in self._base_defs().items():
             fd = self.diffs[path]
             for t in toks:
-                if t.value == d.value or t.value in out:
-                    continue
-                at = f"{self._at_base(path)}:{{}}"
-                if t.value.casefold() == d.value.casefold():
-                    out[t.value] = Sibling(name=t.value, at=at.format(base_line(fd, t.line)))
-                elif path == d.path and (t.decl, t.scope, t.owner) == group:
-                    word = replaced_part(mine, words(t.value))
-                    if word:
-                        out[t.value] = Sibling(name=t.value,
-                                               at=at.format(base_line(fd, t.line)), word=word)
-        if self.is_new(d.path):
-            # A new file's names follow the file it mirrors (same kind, scope and owner).
-            for path in self.mirrors:
-                facts = (self._base_facts(path)
-                         if self._may_follow(mine, self._base_text(path)) else None)
-                for t in facts.tokens if facts is not None else ():
-                    if t.role == "def" and t.value not in out \
-                            and (t.decl, t.scope, t.owner) == group:
-                        word = replaced_part(mine, words(t.value))
-                        if word:
-                            out[t.value] = Sibling(name=t.value, at=f"{path}:{t.line}",
-                                                   word=word)
+                if t.value != d.value and t.value.casefold() == d.value.casefold():
+                    out.setdefault(t.value, Sibling(
+                        name=t.value, at=f"{self._at_base(path)}:{base_line(fd, t.line)}"))
+        members = [(t, at) for t, at in self._members(d) if t.value != d.value]
+        # Names the base defines beside the sibling that a family may be completed with: the
+        # other members of its type, and what the gold removes from the file.
+        fd = self.diffs.get(d.path)
+        kin = [(t, f"{self._at_base(d.path)}:{base_line(fd, t.line)}")
+               for t in self._base_defs().get(d.path, ()) if d.owner and t.owner == d.owner
+               and fd is not None] + [(t, f"{self._at_base(d.path)}:{t.line}") for t in removed]
+        for t, at in members:
+            theirs = words(t.value)
+            word = replaced_part(mine, theirs) or added_part(mine, theirs)
+            if word and t.value not in out:
+                out[t.value] = Sibling(name=t.value, at=at, word=word,
+                                       base_at=_defined(word, t.value, kin))
+        for sib in self._affixed(d, members):
+            if sib.name not in out or sib.base_at and not out[sib.name].base_at:
+                out[sib.name] = sib
         return sorted(out.values(), key=lambda s: (s.word != "", loc_key(s.at)))[
             :MAX_LOCATIONS]
+
+    def _affixed(self, d: Occ, members: list[tuple[Any, str]]) -> list[Sibling]:
+        """`d` as the affix two members of its group or more share, around new words: the
+        Sibling's word is those words as `d` spells them, and `base_at` where a name spelled
+        so is defined at base (`isHTTPError` beside `isTimeoutError`, `isRetryError`, with a
+        `HTTPError` class at base)."""
+        mine = words(d.value)
+        groups: dict[tuple[int, int], list[tuple[Any, str]]] = defaultdict(list)
+        for t, at in members:
+            theirs = words(t.value)
+            n = min(len(mine), len(theirs))
+            p = next((i for i in range(n) if mine[i] != theirs[i]), n)
+            q = next((i for i in range(n - p) if mine[-1 - i] != theirs[-1 - i]), n - p)
+            if p + q and p + q < len(mine) and p + q < len(theirs):
+                groups[(p, q)].append((t, at))
+        out = []
+        for (p, q), found in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            if len(found) < 2:
+                continue
+            spans = [m.span() for m in _NAME_PART.finditer(d.value)]
+            last = len(spans) - 1
+            word = d.value[spans[p][0]:spans[last - q][1]]
+            t, at = min(found, key=lambda f: loc_key(f[1]))
+            # The affix may be carried onto a whole name the base has (`is` + `HTTPError`).
+            for whole in (word, d.value[spans[p][0]:] if p else "",
+                          d.value[:spans[last - q][1]] if q else ""):
+                if whole and (base_at := self._name_at(whole)):
+                    out.append(Sibling(name=t.value, at=at, word=whole, base_at=base_at))
+                    break
+            else:
+                out.append(Sibling(name=t.value, at=at, word=word))
+        return out[:1]
+
+    def _name_at(self, name: str) -> str:
+        """`path:line` where a gold file or a related file has a name of the same words as
+        `name` at base ("" if none does; `HTTPError` for `http_error`), for four characters
+        or more."""
+        mine = words(name)
+        if len(name) < 4 or not mine:
+            return ""
+        paths = sorted(p for p, img in self.gold.images.items() if not img.new_file)
+        for path in paths + self.mirrors:
+            text = self._base_text(path)
+            for n in sorted(self._names_in(text)) if text is not None else ():
+                if words(n) == mine:
+                    m = re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", text or "")
+                    if m:
+                        return f"{self._at_base(path)}:{text.count(chr(10), 0, m.start()) + 1}"
+        return ""
 
     def text_siblings(self, constant: str, gs: list[Occ]) -> list[Sibling]:
         """Existing strings a new string follows: a whole literal (or data-file key or
@@ -186,7 +317,68 @@ class Defs:
                 if word and found not in out:
                     out[found] = Sibling(name=found, word=word,
                                          at=f"{self._at_base(path)}:{line}")
+        if len(out) < MAX_LOCATIONS:
+            for path in sorted({o.path for o in gs}):
+                for sib in self._shaped(constant, path):
+                    out.setdefault(sib.name, sib)
         return sorted(out.values(), key=lambda s: loc_key(s.at))[:MAX_LOCATIONS]
+
+    def _shaped(self, constant: str, path: str) -> list[Sibling]:
+        """Whole literals of a gold file at base that `constant` is built on: the same
+        shape (punctuation and placeholders) with some words replaced and one of three
+        letters or more kept (`"removing cache directory: %w"` beside `"reading cache file:
+        %w"`: `word` is `removing directory`), or the literal itself with text added
+        (`"Invalid URL {url!r}"` beside `"Invalid URL"`: `word` is what is added)."""
+        img = self.gold.images.get(path)
+        text = self._base_text(path) if img is not None and not img.new_file else None
+        if text is None or path not in self.diffs:
+            return []
+        shape = _RUN.sub("\0", constant)
+        mine = _RUN.findall(constant)
+
+        def keep(v: str) -> bool:
+            return v != constant and (_RUN.sub("\0", v) == shape or len(v) >= MIN_BUILT_ON
+                                      and v in constant and len(words(v)) >= 2)
+        out = []
+        found = list(self._base_literals(path, text, keep))
+        for literal, line in found:
+            if _RUN.sub("\0", literal) == shape:
+                pairs = list(zip(mine, _RUN.findall(literal), strict=True))
+                new = [a for a, b in pairs if a != b]
+                if not any(a == b and len(a) >= 3 for a, b in pairs) or not new:
+                    continue
+                word = " ".join(new) if len(new) > 1 else new[0]
+            elif any(literal in longer and literal != longer and longer in constant
+                     for longer, _ in found):
+                continue  # the longest literal the string is built on says the most
+            else:
+                rest = constant.replace(literal, " ", 1)
+                word = " ".join(rest.split()) or rest
+            out.append(Sibling(name=literal, word=word, at=f"{self._at_base(path)}:{line}"))
+        return out
+
+    def _base_literals(self, path: str, text: str, keep: Callable[[str], bool]
+                       ) -> Iterator[tuple[str, int]]:
+        """(text, line) of each whole string literal of a file at base (a data file's keys
+        and values) that `keep` accepts, as its syntax tree (else its lexer) reads it."""
+        at_base = self._at_base(path)
+        if datafiles.format_of(at_base):
+            for item in datafiles.items(at_base, text):
+                if keep(item.value):
+                    yield item.value, item.line
+            return
+        starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        hits = [(m.group(2), bisect.bisect_right(starts, m.start(2)), m.start(2), m.end(2))
+                for m in _QUOTED.finditer(text) if keep(m.group(2))]
+        if not hits:
+            return
+        facts = self._base_facts(path)
+        if facts is not None:
+            strings = {(t.value, t.line) for t in facts.tokens if t.kind == "string"}
+            yield from ((h, line) for h, line, _, _ in hits if (h, line) in strings)
+            return
+        spans = string_literals(at_base, text)
+        yield from ((h, line) for h, line, a, b in hits if spans is None or (a, b) in spans)
 
     def _base_strings(self, path: str, text: str, patterns: list[re.Pattern[str]]
                       ) -> Iterator[tuple[str, int]]:
@@ -244,6 +436,23 @@ def _body_start(text: str) -> int:
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")  # a word of a string, as `text_siblings` swaps one
+_QUOTED = re.compile(r"([\"'`])((?:(?!\1)[^\n\\])+)\1")  # a one-line literal, no escapes
+MIN_BUILT_ON = 8  # a base literal at least this long that a new string extends
+_NAME_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # as prose.words
+
+
+def added_part(new: list[str], old: list[str]) -> str:
+    """The part `new` adds to `old` (at least two parts) keeping the rest in order, or ""
+    (`upstream_browser_version_short` beside `upstream_browser_version`)."""
+    if len(new) != len(old) + 1 or len(old) < 2:
+        return ""
+    i = next((i for i, (a, b) in enumerate(zip(new, old)) if a != b), len(old))
+    return new[i] if new[:i] + new[i + 1:] == old else ""
+
+
+def _defined(word: str, sibling: str, kin: list[tuple[Any, str]]) -> str:
+    """Where a name of `kin` other than the sibling has `word` as one of its parts ("")."""
+    return next((at for t, at in kin if t.value != sibling and word in words(t.value)), "")
 
 
 def replaced_part(new: list[str], old: list[str]) -> str:

@@ -6,6 +6,10 @@ from __future__ import annotations
 from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import Occ
 
+# Languages without keyword arguments: a caller never spells a parameter's name.
+POSITIONAL = frozenset({"go", "java"})
+NOT_KEYWORD = "a parameter of a language without keyword arguments (its name is no interface)"
+
 
 def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
     """(defuse, rule): does a name cross the code-test boundary (method §7)?
@@ -15,6 +19,9 @@ def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:
     identifier the other side uses as a keyword or attribute. Imports, locals and members of
     foreign types never cross; a method a test defines on its own type does not either.
     """
+    g_defs = [o for o in gold if o.role == "def"]
+    if g_defs and all(o.decl == "parameter" and o.language in POSITIONAL for o in g_defs):
+        return "none", NOT_KEYWORD
     g_roles = {o.role for o in gold if o.kind == "identifier"}
     t_roles = {o.role for o in test if o.kind == "identifier"}
     if (g_roles | t_roles) <= {"import"}:

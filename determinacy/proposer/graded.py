@@ -23,7 +23,9 @@ NOT_GRADED_PASSED = ("not graded: the test asserts only that the code passed on 
 NOT_GRADED_ECHO = ("not graded: an expected-output file holds a literal the graded test itself "
                    "feeds in (its input echoed back), never the fix's choice")
 
-_PARAMS = re.compile(r"\[.*\]$")
+# A parametrized id's parameter part; some benchmarks truncate it (no closing `]`): the test
+# it names is the same.
+_PARAMS = re.compile(r"\[.*$")
 
 
 @functools.lru_cache(maxsize=4096)  # asked for each test block of each file, per id

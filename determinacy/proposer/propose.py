@@ -82,8 +82,9 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
             read: Callable[[str], str | None] | None = None,
             mirrors: Sequence[str] = ()) -> Proposal:
     """`read` gives a file's text at base_commit (None: no repository, hunks are parsed as
-    fragments and every candidate records it); `mirrors` are the files at base the gold's new
-    files mirror (`mirrored`), whose definitions a new name may follow."""
+    fragments and every candidate records it); `mirrors` are the other files at base whose
+    definitions a new name may follow (`convention.related`: its package, what a new file
+    mirrors)."""
     try:
         gold_files = parse_patch(gold_patch, "gold patch")
         test_files = parse_patch(test_patch, "test patch")

@@ -4,7 +4,7 @@
  */
 import { readFileSync as readFile } from "node:fs";
 //       ^ import
-//                       ^ import
+//                       ^ local binding
 //                                       ^ import string
 import path from "path";
 const EventEmitter = require("events");

@@ -8,7 +8,7 @@ no token.
 import os.path as osp
 #      ^ import
 #         ^ import
-#                 ^ import
+#                 ^ local binding
 from collections import OrderedDict
 #    ^ import
 #                       ^ import

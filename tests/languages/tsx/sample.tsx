@@ -2,7 +2,7 @@
  * A badge component. ZZHIDDEN_module_doc: Badge and LABELS are named here only.
  */
 import React, { useState } from "react";
-//     ^ import
+//     ^ local binding
 //              ^ import
 //                              ^ import string
 import { Tooltip } from "@acme/ui";

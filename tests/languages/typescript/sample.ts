@@ -6,7 +6,7 @@ import type { Options } from "./options";
 //            ^ import
 //                           ^ import string
 import * as path from "node:path";
-//          ^ import
+//          ^ local binding
 
 // ZZHIDDEN_comment: Size lists the sizes a widget can have.
 export enum Size {
