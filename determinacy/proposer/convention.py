@@ -370,15 +370,7 @@ class Defs:
         starts = [0, *(m.end() for m in re.finditer("\n", text))]
         hits = [(m.group(2), bisect.bisect_right(starts, m.start(2)), m.start(2), m.end(2))
                 for m in _QUOTED.finditer(text) if keep(m.group(2))]
-        if not hits:
-            return
-        facts = self._base_facts(path)
-        if facts is not None:
-            strings = {(t.value, t.line) for t in facts.tokens if t.kind == "string"}
-            yield from ((h, line) for h, line, _, _ in hits if (h, line) in strings)
-            return
-        spans = string_literals(at_base, text)
-        yield from ((h, line) for h, line, a, b in hits if spans is None or (a, b) in spans)
+        yield from self._whole(path, text, hits)
 
     def _base_strings(self, path: str, text: str, patterns: list[re.Pattern[str]]
                       ) -> Iterator[tuple[str, int]]:
@@ -399,6 +391,12 @@ class Defs:
                 a, b = hit.span()
                 if text[a - 1] == text[b]:
                     hits.append((hit.group(), bisect.bisect_right(starts, a), a, b))
+        yield from self._whole(path, text, hits)
+
+    def _whole(self, path: str, text: str, hits: list[tuple[str, int, int, int]]
+               ) -> Iterator[tuple[str, int]]:
+        """(text, line) of the hits (text, line, start, end) that are whole string literals,
+        as the file's syntax tree (else its lexer) reads them; parsed only when some are."""
         if not hits:
             return
         facts = self._base_facts(path)
@@ -406,7 +404,7 @@ class Defs:
             strings = {(t.value, t.line) for t in facts.tokens if t.kind == "string"}
             yield from ((h, line) for h, line, _, _ in hits if (h, line) in strings)
             return
-        spans = string_literals(at_base, text)
+        spans = string_literals(self._at_base(path), text)
         yield from ((h, line) for h, line, a, b in hits if spans is None or (a, b) in spans)
 
     def signature(self, d: Occ) -> str:
