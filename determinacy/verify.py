@@ -21,6 +21,7 @@ from determinacy.codebase import repos
 from determinacy.config import Config
 from determinacy.errors import CaseFailure, DeterminacyError
 from determinacy.paths import is_test_path
+from determinacy.proposer.graded import names_file
 from determinacy.records import Task
 from determinacy.reports.query import connect, dicts
 from determinacy.settle import quote
@@ -142,10 +143,8 @@ def test_data_failures(constant: str, data_file: str, loaded_at: str, task: Task
     test_added = added_text(task.test_patch)
     if constant not in test_added:
         out.append("not on an added line of the test patch")
-    name = data_file.rsplit("/", 1)[-1]
-    stem = name.rsplit(".", 1)[0]
-    if loaded_at and name not in test_added and stem not in test_added:
-        out.append(f"the test patch never spells {name}")
+    if loaded_at and not names_file(test_added, data_file):
+        out.append(f"the test patch never spells {data_file.rsplit('/', 1)[-1]}")
     if how := prose_states(constant, task.prose):
         out.append(f"the prose states it ({how})")
     return out
@@ -294,13 +293,12 @@ SELECT w.case_id, w.verdict, w.constant, w.proposer, w.pass_no,
         WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
           AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
           AND a.refuter = w.refuter) AS gold_value,
-       (SELECT first(k.test_data) FROM candidates k
-        WHERE w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
-          AND k.certified) AS test_data,
-       (SELECT first(k.test_data_at) FROM candidates k
-        WHERE w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
-          AND k.certified) AS test_data_at
+       coalesce(k.test_data, '') AS test_data, coalesce(k.test_data_at, '') AS test_data_at
 FROM witnesses w LEFT JOIN trees tr ON tr.case_id = w.case_id
+LEFT JOIN (SELECT case_id, constant, first(test_data) AS test_data,
+                  first(test_data_at) AS test_data_at
+           FROM candidates WHERE certified GROUP BY case_id, constant) k
+  ON w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
 WHERE w.status = 'claim' AND (CAST($case AS VARCHAR) IS NULL OR w.case_id = $case)
 ORDER BY w.case_id, w.pass_no, w.proposer, w.verdict, w.constant
 """

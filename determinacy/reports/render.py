@@ -277,6 +277,18 @@ def natural(case_id: str) -> tuple[Any, ...]:
     return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.split(r"(\d+)", case_id))
 
 
+def _apart(con: Any, query: str, title: str, text: str, code_cols: tuple[str, ...]
+           ) -> list[str]:
+    """A CLAIMS.md section of cases counted apart from the floor ([] when there are none);
+    `text` has `{n}` for their number."""
+    cols, data = rows(con, query_text(query))
+    if not data:
+        return []
+    data = sorted(data, key=lambda r: natural(r[0]))
+    return [f"## Counted apart: {title}", "", text.format(n=len(data)), "",
+            md_table(cols, data, code_cols=code_cols)]
+
+
 def _claims(con: Any, run: dict[str, Any]) -> str:
     cols, data = rows(con, query_text("claims"))
     data = sorted(data, key=lambda r: natural(r[0]))
@@ -290,27 +302,19 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
         "",
         md_table(cols, data, code_cols=("constant", "re-run")),
     ]
-    pcols, partial = rows(con, query_text("claims_partial"))
-    partial = sorted(partial, key=lambda r: natural(r[0]))
-    if partial:
-        out += ["## Counted apart: absence over what could be read", "",
-                f"{len(partial)} AIRTIGHT-PARTIAL cases: the constant is absent from every "
-                "blob and every text that could be read, but the paths below were not read "
-                "(policy unreadable = \"exclude\"), or the solver is shown images the checks "
-                "cannot read, so these are not claims of the floor.", "",
-                md_table(pcols, partial, code_cols=("constant", "re-run"))]
-    dcols, data_cases = rows(con, query_text("claims_test_data"))
-    data_cases = sorted(data_cases, key=lambda r: natural(r[0]))
-    if data_cases:
-        out += ["## Counted apart: test data only the gold ships (GOLD-TEST-DATA)", "",
-                f"{len(data_cases)} broken tasks: the graded test reads a file (test data, a "
-                "fixture, a golden file) that the gold patch writes and the test patch does "
-                "not, and the constant it grades is only there. No fix that does not write "
-                "that very file passes; the repair is to move the file into the test patch. "
-                "Re-check: the file's hunk is in the gold patch and not in the test patch, "
-                "and the `loaded at` line spells its name. Not claims of the floor; validity "
-                "revision 0 has them broken.", "",
-                md_table(dcols, data_cases, code_cols=("constant", "file only the gold writes"))]
+    out += _apart(con, "claims_partial", "absence over what could be read", (
+        "{n} AIRTIGHT-PARTIAL cases: the constant is absent from every blob and every text "
+        "that could be read, but the paths below were not read (policy unreadable = "
+        "\"exclude\"), or the solver is shown images the checks cannot read, so these are "
+        "not claims of the floor."), ("constant", "re-run"))
+    out += _apart(con, "claims_test_data", "test data only the gold ships (GOLD-TEST-DATA)", (
+        "{n} broken tasks: the graded test reads a file (test data, a fixture, a golden file) "
+        "that the gold patch writes and the test patch does not, and the constant it grades "
+        "is only there. No fix that does not write that very file passes; the repair is to "
+        "move the file into the test patch. Re-check: the file's hunk is in the gold patch "
+        "and not in the test patch, and the `loaded at` line spells its name. Not claims of "
+        "the floor; validity revision 0 has them broken."),
+        ("constant", "file only the gold writes"))
     return "\n".join(out).rstrip("\n") + "\n"
 
 
