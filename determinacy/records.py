@@ -81,6 +81,10 @@ class Sibling(Record, kw_only=True):
     # "path:line" where the base defines `word` as (part of) a name beside the sibling: a
     # family completed with what the base has, which the prose need not say.
     base_at: str = ""
+    # Where `word` comes from when neither the prose nor the base names it, as the receipt
+    # says it: a name the gold itself defines (`Bucket` for `NewBucket` beside `NewQueue`
+    # and `NewHeap`), or a number inside the range a numbered family spans.
+    why: str = ""
 
 
 class Candidate(Record, kw_only=True):

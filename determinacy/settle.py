@@ -76,7 +76,9 @@ def convention_evidence(c: Candidate, prose: Prose) -> str:
     existing name that differs from it only in case."""
     for s in c.siblings:
         if not s.word:
-            return f"`{s.name}` at {s.at} differs only in case"
+            return f"`{s.name}` at {s.at} differs only in {_case_of(c.kind)}"
+        if s.why:
+            return f"`{s.name}` at {s.at} {_how(c.constant, s)}, {s.why}"
         if prose.gives(s.word):
             return f"`{s.name}` at {s.at} {_how(c.constant, s)}, a word of the prose"
         if s.base_at:
@@ -85,9 +87,15 @@ def convention_evidence(c: Candidate, prose: Prose) -> str:
     return ""
 
 
+def _case_of(kind: str) -> str:
+    return "case" if kind == "identifier" else "case and punctuation"
+
+
 def _how(constant: str, s: Sibling) -> str:
     """How the new name or string is the sibling with `word` (for the receipt)."""
     mine, theirs = words(constant), words(s.name)
+    if any(theirs[i:i + len(mine)] == mine for i in range(len(theirs) - len(mine) + 1)):
+        return f"spelled `{s.word}`"
     if len(mine) == len(theirs) and " " not in s.word:
         return f"with one part replaced by `{s.word}`"
     if s.name in constant or len(mine) == len(theirs) + 1 and " " not in s.word:

@@ -21,7 +21,11 @@ from determinacy.codebase import repos
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.proposer.convention import related
 from determinacy.proposer.crossing import NOT_KEYWORD
-from determinacy.proposer.graded import NOT_GRADED_ECHO, NOT_GRADED_PASSED
+from determinacy.proposer.graded import (
+    NOT_GRADED_ECHO,
+    NOT_GRADED_PASSED,
+    NOT_GRADED_TYPE,
+)
 from determinacy.proposer.propose import propose
 from determinacy.prose import Prose
 from determinacy.records import Proposal
@@ -671,6 +675,20 @@ CASES: list[Case] = [
          (("positive", "render_compact", crosses("function", NAMED)),
           ("positive-kwargs", "compact", crosses("parameter", NAMED)),
           ("negative", "guess_type", Want(defuse="none", rule=FOREIGN)))),
+    # A string naming a gold definition is a use of it even where the test does not assert
+    # it (it patches or looks the name up); a dotted path names it only through the module
+    # or type the gold defines it in.
+    Case("string-name-fed", "python",
+         "def refresh_token():\n    return 'new'\n\n\ndef rotate_keys():\n    return 2\n\n\n"
+         "def join_parts(*p):\n    return '/'.join(p)\n",
+         "def test_new(monkeypatch):\n    from unittest import mock\n\n    from pkg import core\n\n"
+         '    monkeypatch.setattr(core, "refresh_token", lambda: "x")\n'
+         '    with mock.patch("pkg.core.rotate_keys", return_value=3), '
+         'mock.patch("os.path.join_parts"):\n'
+         "        assert core.helper([1]) == [1]\n",
+         (("positive", "refresh_token", crosses("function", NAMED)),
+          ("positive-dotted", "rotate_keys", crosses("function", NAMED)),
+          ("negative-dotted", "join_parts", Want(graded=False, absent_ok=True)))),
     *js_like("string-name",
              "export class Client {\n  constructor() {\n    this.retryLimit = 3;\n  }\n\n"
              "  load(path) {\n    return fs.readFileSync(path);\n  }\n}\n",
@@ -866,6 +884,36 @@ def convention_cases(lang: str) -> list[Case]:
          (("positive", n("Is", "HTTP", "Error"), Want(convention="a name the base has")),
           ("negative", n("Is", "Quota", "Error"), Want(convention=""))),
          "Tell callers what failed.")
+    # A numbered family completed inside its range (`PY_3_10_PLUS` by 8, 9 and 12).
+    case("numbered", c(n("Version", "8", "Limit"), "8") + c(n("Version", "9", "Limit"), "9")
+         + c(n("Version", "12", "Limit"), "12"),
+         [(n("Version", "10", "Limit"), "10"), (n("Version", "20", "Limit"), "20")],
+         (("positive", n("Version", "10", "Limit"), Want(convention="inside the family's range")),
+          ("negative", n("Version", "20", "Limit"), Want(convention=""))),
+         "Support more versions.")
+    # A group's affix carried onto a name the gold itself defines (`NewBucket`, `Bucket`).
+    case("affix-gold-name", c(n("Make", "Queue"), "q") + c(n("Make", "Heap"), "h"),
+         [(n("Bucket"), "b"), (n("Make", "Bucket"), "mb"), (n("Make", "Trie"), "mt")],
+         (("positive", n("Make", "Bucket"), Want(convention="a name the gold defines")),
+          ("negative", n("Make", "Trie"), Want(convention=""))),
+         "Rate-limit the senders.")
+    # A base string respelled as the prose spells it (`self closing` -> `self-closing`).
+    case("respelled", c(n("Tag", "Err"), "tag cannot be self closing here")
+         + c(n("Value", "Err"), "value must be non empty"),
+         [(n("Tag", "Error"), "cannot be self-closing here"),
+          (n("Value", "Error"), "value must be non-empty")],
+         (("positive", "cannot be self-closing here",
+           Want(kind="string", convention="spelled `self-closing`")),
+          ("negative", "value must be non-empty", Want(kind="string", convention=""))),
+         "Tags cannot be self-closing.")
+    # A definition the gold removes, back with other letter case (`mustParseURL` exported).
+    base_name = _const(lang, "defaultLimit", "10")
+    out.append(Case("convention-case-renamed", lang,
+                    _const(lang, "DefaultLimit", "10") + _const(lang, "DefaultQuota", "5"),
+                    _asserts(lang, [("DefaultLimit", "10"), ("DefaultQuota", "5")]),
+                    (("positive", "DefaultLimit", Want(convention="differs only in case")),
+                     ("negative", "DefaultQuota", Want(convention=""))),
+                    at_base=base_name, edits=((base_name, ""),), prose="Share the limits."))
     return out
 
 
@@ -945,6 +993,174 @@ CASES += [
          (("positive", "badge_text", crosses()), ("negative", "label", LOCAL_W))),
 ]
 
+
+# `go test` builds every `_test.go` of a package into one binary: a name any of them uses
+# fails the graded test too when the fix leaves it undefined (names, not literals); another
+# package's tests are another binary. A Ginkgo suite function runs every spec of its package.
+PKG_GOLD = ('func ShippingLabel(total int) string {\n    return "standard shipping rate"\n}\n\n'
+            "func FallbackRegion() string {\n    return \"fallback-region\"\n}\n\n"
+            "func PackRegion() string {\n    return \"packed\"\n}\n")
+CASES += [
+    Case("go-package", "go", PKG_GOLD,
+         "func TestNew(t *testing.T) {\n    assert.NotEmpty(t, ShippingLabel(10))\n}\n",
+         (("positive", "FallbackRegion", crosses()),
+          ("negative-literal", "fallback-region", UNGRADED),
+          ("negative-package", "PackRegion", Want(graded=False, absent_ok=True))),
+         test_files={
+             "store/region_test.go": tabs(
+                 'package store\n\nimport (\n    "testing"\n\n'
+                 '    "github.com/stretchr/testify/assert"\n)\n\n'
+                 "func TestRegion(t *testing.T) {\n"
+                 '    assert.Equal(t, "fallback-region", FallbackRegion())\n}\n'),
+             "other/pack_test.go": tabs(
+                 'package other\n\nimport (\n    "testing"\n\n'
+                 '    "example.com/shop/store"\n)\n\n'
+                 "func TestPack(t *testing.T) {\n    _ = store.PackRegion()\n}\n")}),
+    Case("go-package", "go", PKG_GOLD,
+         'func TestNew(t *testing.T) {\n    RegisterFailHandler(Fail)\n'
+         '    RunSpecs(t, "Store Suite")\n}\n',
+         (("positive-spec", "fallback-region", literal()),
+          ("negative-no-suite", "packed", UNGRADED)),
+         test_files={
+             "store/specs_test.go": tabs(
+                 "package store\n\nimport (\n    . \"github.com/onsi/ginkgo/v2\"\n"
+                 "    . \"github.com/onsi/gomega\"\n)\n\n"
+                 'var _ = Describe("regions", func() {\n    It("falls back", func() {\n'
+                 '        Expect(FallbackRegion()).To(Equal("fallback-region"))\n    })\n})\n'),
+             "other/pack_test.go": tabs(
+                 "package other\n\nimport (\n    . \"github.com/onsi/gomega\"\n\n"
+                 '    "example.com/shop/store"\n)\n\n'
+                 'var _ = It("packs", func() {\n'
+                 '    Expect(store.PackRegion()).To(Equal("packed"))\n})\n')}),
+]
+
+# A literal the test block feeds in and then asserts again (`put("P-legacy-1")`, then
+# `get("P-legacy-1")` inside the assertion) is its own input read back; one it only asserts
+# is the fix's.
+FED_BACK: Checks = (("negative", "P-legacy-1", Want(graded=False, rule=NOT_GRADED_PASSED)),
+                      ("positive", "memory-store", literal()))
+CASES += [
+    Case("fed-back", "python",
+         'def store_kind():\n    return "memory-store"\n\n\nLEGACY = "P-legacy-1"\n',
+         "def test_new():\n    from pkg import core\n\n    store = {}\n"
+         '    store["P-legacy-1"] = 5\n    assert store.get("P-legacy-1") == 5\n'
+         '    assert core.store_kind() == "memory-store"\n', FED_BACK),
+    Case("fed-back", "go",
+         'const Legacy = "P-legacy-1"\n\nfunc StoreKind() string {\n    return "memory-store"\n}\n',
+         "func TestNew(t *testing.T) {\n"
+         '    os.Setenv("P-legacy-1", "5")\n    assert.Equal(t, "5", os.Getenv("P-legacy-1"))\n'
+         '    assert.Equal(t, "memory-store", StoreKind())\n}\n', FED_BACK),
+    *js_like("fed-back",
+             "export const LEGACY = 'P-legacy-1';\n\nexport function storeKind() {\n"
+             "  return 'memory-store';\n}\n",
+             "import { storeKind } from '../src/badge';\n\ntest('new case', () => {\n"
+             "  const m = new Map();\n  m.set('P-legacy-1', 5);\n"
+             "  expect(m.get('P-legacy-1')).toBe(5);\n"
+             "  expect(storeKind()).toBe('memory-store');\n});\n", FED_BACK),
+    Case("fed-back", "java",
+         '    public static final String LEGACY = "P-legacy-1";\n\n'
+         "    public static String storeKind() {\n        return \"memory-store\";\n    }\n",
+         "    @Test\n    void newCase() {\n"
+         "        java.util.Map<String, Integer> m = new java.util.HashMap<>();\n"
+         '        m.put("P-legacy-1", 5);\n        assertEquals(5, m.get("P-legacy-1"));\n'
+         '        assertEquals("memory-store", Badge.storeKind());\n    }\n', FED_BACK),
+]
+
+# A TypeScript test that names a type only in type positions runs whatever the name when
+# its runner strips types (esbuild, tsx, swc): the type is not graded; the function is.
+CASES += [
+    Case("type-only", lang,
+         "export interface SchemaShape {\n  x: number;\n}\n\n"
+         "export function parseShape(): SchemaShape {\n  return { x: 1 };\n}\n",
+         "import { parseShape, SchemaShape } from '../src/badge';\n\ntest('new case', () => {\n"
+         "  const s: SchemaShape = parseShape();\n  expect(s.x).toBe(1);\n});\n",
+         (("positive", "parseShape", crosses()),
+          ("negative", "SchemaShape", Want(graded=False, rule=NOT_GRADED_TYPE))))
+    for lang in ("typescript", "tsx")]
+
+# Documentation at any depth (`packages/docs/*.mdx`) is no code the solver writes: a string
+# only its examples hold grades nothing; the same string in the source does.
+CASES += [
+    Case("docs", "python", 'def greet():\n    return "hello beautiful world"\n',
+         'def test_new():\n    from pkg.core import greet\n\n'
+         '    assert greet() == "hello beautiful world"\n'
+         '    assert greet() != "HELLO there friend"\n',
+         (("positive", "hello beautiful world", literal()),
+          ("negative", "HELLO there friend", Want(absent=True))),
+         gold_files={"packages/docs/content/api.mdx":
+                     "Call `greet()`: it returns `\"HELLO there friend\"`.\n"
+                     "```python\nprint(\"HELLO there friend\")\n"
+                     "print(\"hello beautiful world\")\n```\n"}),
+]
+
+# An expected message built in a local by pure string building, then asserted, is asserted
+# (one step); a local the test hands to the code under test is its input.
+LOCAL_MSG: Checks = (("positive", "unknown region given", literal()),
+                     ("negative", "region from config", FED))
+CASES += [
+    Case("local-expected", "python",
+         'def region_error():\n    return "unknown region given"\n\n\n'
+         'def region_input(s):\n    return "x" if s == "region from config" else ""\n',
+         "def test_new():\n    from pkg import core\n\n"
+         '    expected = "unknown region given"\n    assert core.region_error() == expected\n'
+         '    given = "region from config"\n    assert core.region_input(given) == "x"\n',
+         LOCAL_MSG),
+    Case("local-expected", "go",
+         'func RegionError() string {\n    return fmt.Sprintf("%s", "unknown region given")\n}\n\n'
+         'func RegionInput(s string) string {\n    if s == "region from config" {\n'
+         '        return "x"\n    }\n    return ""\n}\n',
+         "func TestNew(t *testing.T) {\n"
+         '    want := fmt.Sprintf("%s", "unknown region given")\n'
+         "    if got := RegionError(); got != want {\n        t.Fatal(got)\n    }\n"
+         '    given := "region from config"\n    assert.Equal(t, "x", RegionInput(given))\n}\n',
+         LOCAL_MSG),
+    *js_like("local-expected",
+             "export function regionError() {\n  return 'unknown region given';\n}\n\n"
+             "export function regionInput(s) {\n"
+             "  return s === 'region from config' ? 'x' : '';\n}\n",
+             "import { regionError, regionInput } from '../src/badge';\n\n"
+             "test('new case', () => {\n  const expected = 'unknown region given';\n"
+             "  expect(regionError()).toBe(expected);\n  const given = 'region from config';\n"
+             "  expect(regionInput(given)).toBe('x');\n});\n", LOCAL_MSG),
+    Case("local-expected", "java",
+         "    public static String regionError() {\n"
+         '        return "unknown region given";\n    }\n\n'
+         "    public static String regionInput(String s) {\n"
+         '        return s.equals("region from config") ? "x" : "";\n    }\n',
+         "    @Test\n    void newCase() {\n"
+         '        String expected = "unknown region given";\n'
+         "        assertEquals(expected, Badge.regionError());\n"
+         '        String given = "region from config";\n'
+         '        assertEquals("x", Badge.regionInput(given));\n    }\n', LOCAL_MSG),
+]
+
+# A test comparing the code's output with a literal (`if err.Error() != "..." {`, then the
+# same text in its failure message) asserts it; a literal it hands to the code is its input.
+COMPARED: Checks = (("positive", "update needs bot tokens", literal()),
+                    ("negative", "plain input text", FED))
+CASES += [
+    Case("compared", "go",
+         'func Check(s string) error {\n    if s == "plain input text" {\n'
+         "        return nil\n    }\n"
+         '    return errors.New("update needs bot tokens")\n}\n',
+         "func TestNew(t *testing.T) {\n"
+         '    if err := Check("plain input text"); err != nil {\n        t.Fatal(err)\n    }\n'
+         '    if err := Check("x"); err.Error() != "update needs bot tokens" {\n'
+         '        t.Errorf("want %s", "update needs bot tokens")\n    }\n}\n', COMPARED),
+    Case("compared", "python",
+         'def check(s):\n    return "" if s == "plain input text" else "update needs bot tokens"\n',
+         "def test_new():\n    from pkg import core\n\n"
+         '    core.check("plain input text")\n'
+         '    if core.check("x") != "update needs bot tokens":\n'
+         '        raise AssertionError("update needs bot tokens")\n', COMPARED),
+    *js_like("compared",
+             "export function check(s) {\n"
+             "  return s === 'plain input text' ? '' : 'update needs bot tokens';\n}\n",
+             "import { check } from '../src/badge';\n\ntest('new case', () => {\n"
+             "  check('plain input text');\n"
+             "  if (check('x') !== 'update needs bot tokens') {\n"
+             "    throw new Error('update needs bot tokens');\n  }\n});\n", COMPARED),
+]
 
 def _params() -> list[object]:
     out: list[object] = []

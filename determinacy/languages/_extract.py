@@ -21,7 +21,7 @@ from determinacy.languages._literals import content_span, decode, fixed_parts
 from determinacy.languages._model import FileFacts, Language
 from determinacy.languages._nesting import Interval, innermost, line_span
 from determinacy.languages._roles import Draft, Roles, Scope
-from determinacy.languages._tests import test_facts
+from determinacy.languages._tests import TestFacts, test_facts
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -163,6 +163,8 @@ def _extract(lang: Language, text: str, lines: Collection[int] | None
     scopes = Scope.link(caps.scopes.values())
     cands = sorted(caps.tokens.values(), key=lambda c: c.node.start_byte)
     at = [c.node.start_byte for c in cands]
+    asserts = caps.regions["assert"] + tests.asserts
+    asserts += _asserted_locals(tests, cands, asserts, scopes, src)
     imported = _inside(caps.regions["import"], at)
     if lines is not None:
         kept = _kept(cands, imported, _line_mask(src, lines),
@@ -171,10 +173,17 @@ def _extract(lang: Language, text: str, lines: Collection[int] | None
         imported = [imported[i] for i in kept]
         at = [at[i] for i in kept]
     dropped = _inside(caps.regions["docstring"], at)
-    asserting = _inside(caps.regions["assert"] + tests.asserts, at)
+    asserting = _inside(asserts, at)
     passed_on = _inside(tests.called_with, at)
+    ids = {n.id for n in asserts}
+    passed_on = [p or a and c.name in _LITERALS and _handed_on(c.node, ids, tests.callees)
+                 for p, a, c in zip(passed_on, asserting, cands)]
     in_scope = innermost([Interval(s.start, s.end, s) for s in scopes], at)
     in_test = innermost(tests.spans, at)
+    # A test comparing a literal (`if err.Error() != "..." {`, Go's assertion idiom) checks
+    # the code's output against it.
+    asserting = [a or (t is not None and c.name in _LITERALS and _compared(c.node))
+                 for a, t, c in zip(asserting, in_test, cands)]
     roles = Roles(lang, src)
     drafts: list[Draft] = []
     members: list[tuple[_Capture, Draft, Scope | None]] = []  # only members have a 2nd pass
@@ -259,6 +268,54 @@ def _draft(cap: _Capture, src: bytes, interp: set[int]) -> Draft | None:
     start, end = content_span(node, src)
     return Draft("string", decode(src[start:end]), decl="key" if cap.name == "string.key" else "",
                  parts=fixed_parts(node, src, interp, (start, end)))
+
+
+_COMPARE = frozenset({"==", "!=", "===", "!=="})  # operators: anonymous nodes of every grammar
+_LITERALS = frozenset({"string", "number"})
+
+
+def _asserted_locals(tests: TestFacts, cands: list[_Capture], asserts: list[Node],
+                     scopes: list[Scope], src: bytes) -> list[Node]:
+    """The values of one-step string building (`want := fmt.Sprintf(...)`, `expected =
+    f"..."`) whose local is, at every later use in its function, asserted: inside an
+    assertion or compared (`if got != want`). A local also handed to the code under test is
+    the test's input, never its expectation."""
+    vias = tests.vias
+    if not vias:
+        return []
+    names = {_text(n, src) for n, _ in vias}
+    uses = [c.node for c in cands if c.name.startswith("reference")
+            and _text(c.node, src) in names]
+    inside = _inside(asserts, [u.start_byte for u in uses])
+    ids = {n.id for n in asserts}
+    out = []
+    for name, value in vias:
+        local = _text(name, src)
+        fn = min((s for s in scopes if s.kind == "function"
+                  and s.start <= value.start_byte < s.end), key=lambda s: s.end - s.start,
+                 default=None)
+        end = fn.end if fn is not None else len(src)
+        later = [(u, ok) for u, ok in zip(uses, inside)
+                 if value.end_byte <= u.start_byte < end and _text(u, src) == local]
+        if later and all(ok and not _handed_on(u, ids, tests.callees) or _compared(u)
+                         for u, ok in later):
+            out.append(value)
+    return out
+
+
+def _compared(node: Node) -> bool:
+    parent = node.parent
+    return parent is not None and any(k.type in _COMPARE for k in parent.children)
+
+
+def _handed_on(node: Node, asserts: set[int], callees: set[int]) -> bool:
+    """An argument of a call that is no assertion (`expect(parse(input))`): the code under
+    test reads it. The call is a `@call` node or has one as its callee."""
+    args = node.parent
+    call = args.parent if args is not None else None
+    if call is None or args.id in asserts or call.id in asserts:
+        return False
+    return call.id in callees or any(k.id in callees for k in call.children)
 
 
 def _inside(regions: list[Node], at: list[int]) -> list[bool]:

@@ -22,7 +22,7 @@ _CAPTURE = re.compile(
     r"_.*"
     r"|(definition|local|reference)(\.(?P<decl>[a-z-]+))?"
     r"|member\.(access|write|key|object|target)"
-    r"|string|string\.text|string\.key|number|import|docstring|interpolation|assert|assert\.called|call"
+    r"|string|string\.text|string\.key|number|import|docstring|interpolation|assert|assert\.called|assert\.via|assert\.via\.name|call"
     r"|scope\.(function|class|block|name|owner|receiver)"
     r"|test\.(case|name|group|group\.name|fixture)"
 )

@@ -36,7 +36,9 @@ class Tok:
     test: str = ""
     fstring_parts: tuple[str, ...] = ()
     # In the arguments of a call assertion (`mock.assert_called_with(...)`,
-    # `expect(fn).toHaveBeenCalledWith(...)`): what the code passed on, not what it returned.
+    # `expect(fn).toHaveBeenCalledWith(...)`): what the code passed on, not what it returned;
+    # or a literal an assertion hands to a call (`assert store.get("P1") == 5`): the actual
+    # side's input.
     passed_on: bool = False
 
 

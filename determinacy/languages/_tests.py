@@ -35,6 +35,10 @@ class TestFacts:
     asserts: list[Node]
     calls: list[tuple[int, str]]  # (start byte, called name), sorted
     called_with: list[Node] = field(default_factory=list)  # call assertions' arguments
+    # (local's name, value) of each one-step string building (`msg := fmt.Sprintf(...)`):
+    # the value is asserted when every later use of the local is (`_extract`).
+    vias: list[tuple[Node, Node]] = field(default_factory=list)
+    callees: set[int] = field(default_factory=set)  # ids of the `@call` nodes
 
     __test__ = False
 
@@ -82,7 +86,11 @@ def test_facts(lang: Language, root: Node, src: bytes, interp: set[int]) -> Test
     asserts: list[Node] = []
     called_with: list[Node] = []
     calls: list[tuple[int, str]] = []
+    vias: list[tuple[Node, Node]] = []
+    callees: set[int] = set()
     for _, caps in _grammar.matches(lang, "tests", root):
+        if "assert.via" in caps and "assert.via.name" in caps:
+            vias.append((caps["assert.via.name"][0], caps["assert.via"][0]))
         if "test.case" in caps and "test.name" in caps:
             node, name = caps["test.case"][0], caps["test.name"][0]
             title = _title(name, src, interp)
@@ -101,8 +109,9 @@ def test_facts(lang: Language, root: Node, src: bytes, interp: set[int]) -> Test
         called_with.extend(caps.get("assert.called", ()))
         calls.extend((n.start_byte, name) for n in caps.get("call", ())
                      if (name := _called(n, src)))
+        callees.update(n.id for n in caps.get("call", ()))
     calls.sort()
-    facts = TestFacts((), [], asserts, calls, called_with)
+    facts = TestFacts((), [], asserts, calls, called_with, vias, callees)
     named = _name_cases(lang, list(cases.values()), groups)
     for block in named:
         block.calls = facts.called(block.node.start_byte, block.node.end_byte)

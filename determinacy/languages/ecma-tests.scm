@@ -75,6 +75,13 @@
 ((pair key: (property_identifier) @_key value: (_) @assert)
   (#match? @_key "^([Ww]ant|[Ee]xpect)"))
 
+; ---- expected values built in a local: `const expected = `...``, then asserted -----------------
+; One step of assignment through pure string building (a literal, a template, `+`): the
+; literal is asserted when every later use of the local is.
+(variable_declarator
+  name: (identifier) @assert.via.name
+  value: [(string) (template_string) (binary_expression)] @assert.via)
+
 ; ---- calls: to reach helpers from tests -----------------------------------------------------
 
 ; The callee node, whose last name is the called one (`this.helper` -> helper).

@@ -25,11 +25,35 @@
    function: (selector_expression operand: (identifier) @_pkg)
    arguments: (argument_list) @assert)
   (#any-of? @_pkg "assert" "require"))
+; Gomega: Expect(x).To(Equal(y)), Ω(x).Should(...), Eventually(f).Should(...)
+((call_expression
+   function: (selector_expression
+     operand: (call_expression function: (identifier) @_e)
+     field: (field_identifier) @_m)
+   arguments: (argument_list) @assert)
+  (#any-of? @_e "Expect" "Ω" "Eventually" "Consistently")
+  (#any-of? @_m "To" "ToNot" "NotTo" "Should" "ShouldNot"))
 ; the `want` / `expected` fields of a test table
 ((keyed_element
    key: (literal_element (identifier) @_key)
    value: (literal_element) @assert)
   (#match? @_key "^([Ww]ant|[Ee]xpect)"))
+
+; ---- expected values built in a local: `msg := fmt.Sprintf(...)`, then asserted ---------------
+; One step of assignment through pure string building (a literal, `+`, fmt.Sprintf/Sprint,
+; fmt.Errorf, errors.New): the literal is asserted when every later use of the local is.
+(short_var_declaration
+  left: (expression_list . (identifier) @assert.via.name .)
+  right: (expression_list .
+    [(interpreted_string_literal) (raw_string_literal) (binary_expression)] @assert.via .))
+((short_var_declaration
+  left: (expression_list . (identifier) @assert.via.name .)
+  right: (expression_list .
+    (call_expression
+      function: (selector_expression operand: (identifier) @_p field: (field_identifier) @_f))
+    @assert.via .))
+  (#any-of? @_p "fmt" "errors")
+  (#any-of? @_f "Sprintf" "Sprint" "Sprintln" "Errorf" "New"))
 
 ; ---- calls: to reach helpers from tests -----------------------------------------------------
 

@@ -32,6 +32,18 @@
    arguments: (argument_list) @assert)
   (#match? @_m "^assert"))
 
+; ---- expected values built in a local: `String expected = "..." + x;`, then asserted ----------
+; One step of assignment through pure string building (a literal, `+`, String.format): the
+; literal is asserted when every later use of the local is.
+(variable_declarator
+  name: (identifier) @assert.via.name
+  value: [(string_literal) (binary_expression)] @assert.via)
+((variable_declarator
+  name: (identifier) @assert.via.name
+  value: (method_invocation object: (identifier) @_o name: (identifier) @_m) @assert.via)
+  (#eq? @_o "String")
+  (#any-of? @_m "format" "join" "valueOf"))
+
 ; ---- calls: to reach helpers from tests -----------------------------------------------------
 
 ; The invocation node, whose last name is the called one (`a.b().helper(x)` -> helper).

@@ -50,6 +50,17 @@
 ((call function: (identifier) @_fn arguments: (_) @assert)
   (#any-of? @_fn "raises" "approx"))
 
+; ---- expected values built in a local: `expected = f"..."`, then asserted ---------------------
+; One step of assignment through pure string building (a literal, an f-string, `%`, `+`,
+; `"...".format(...)`): the literal is asserted when every later use of the local is.
+(assignment
+  left: (identifier) @assert.via.name
+  right: [(string) (concatenated_string) (binary_operator left: (string))] @assert.via)
+((assignment
+  left: (identifier) @assert.via.name
+  right: (call function: (attribute object: (string) attribute: (identifier) @_f)) @assert.via)
+  (#eq? @_f "format"))
+
 ; ---- calls: to reach helpers from tests -----------------------------------------------------
 
 ; The callee node, whose last name is the called one (`self.helper` -> helper).

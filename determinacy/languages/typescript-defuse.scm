@@ -45,5 +45,5 @@
 ; `obj.attr` (the member is the access node's last name). Matching the name itself would
 ; keep a pending match per link of a long chain `a.b.c...`: quadratic.
 (nested_type_identifier module: (_) @member.object) @member.access
-(type_identifier) @reference
+(type_identifier) @reference.type
 (nested_identifier (identifier) @reference)

@@ -94,7 +94,8 @@ class Defs:
 
     def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff],
                  read: Callable[[str], str | None] | None = None, mirrors: Sequence[str] = ()):
-        self.gold, self.diffs, self.read, self.mirrors = gold, diffs, read, list(mirrors)
+        self.gold, self.test, self.diffs, self.read = gold, test, diffs, read
+        self.mirrors = list(mirrors)
         self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
         self._base: dict[str, list[Any]] | None = None
         self._names: dict[str, set[str]] = {}
@@ -225,6 +226,8 @@ class Defs:
                 if t.value != d.value and t.value.casefold() == d.value.casefold():
                     out.setdefault(t.value, Sibling(
                         name=t.value, at=f"{self._at_base(path)}:{base_line(fd, t.line)}"))
+        for sib in self._case_renamed(d):
+            out.setdefault(sib.name, sib)
         members = [(t, at) for t, at in self._members(d) if t.value != d.value]
         # Names the base defines beside the sibling that a family may be completed with: the
         # other members of its type, and what the gold removes from the file.
@@ -236,10 +239,14 @@ class Defs:
             theirs = words(t.value)
             word = replaced_part(mine, theirs) or added_part(mine, theirs)
             if word and t.value not in out:
+                made = self._gold_defines(word, d)
                 out[t.value] = Sibling(name=t.value, at=at, word=word,
-                                       base_at=_defined(word, t.value, kin))
+                                       base_at=_defined(word, t.value, kin),
+                                       why=_numbered(mine, word, members)
+                                       or (f"a name the gold defines at {made}" if made else ""))
         for sib in self._affixed(d, members):
-            if sib.name not in out or sib.base_at and not out[sib.name].base_at:
+            if sib.name not in out or (sib.base_at or sib.why) and not (
+                    out[sib.name].base_at or out[sib.name].why):
                 out[sib.name] = sib
         return sorted(out.values(), key=lambda s: (s.word != "", loc_key(s.at)))[
             :MAX_LOCATIONS]
@@ -272,8 +279,43 @@ class Defs:
                 if whole and (base_at := self._name_at(whole)):
                     out.append(Sibling(name=t.value, at=at, word=whole, base_at=base_at))
                     break
+                if whole and (made := self._gold_defines(whole, d)):
+                    out.append(Sibling(name=t.value, at=at, word=whole,
+                                       why=f"a name the gold defines at {made}"))
+                    break
             else:
                 out.append(Sibling(name=t.value, at=at, word=word))
+        return out[:1]
+
+    def _gold_defines(self, name: str, d: Occ) -> str:
+        """`path:line` where the gold defines, besides `d`, a name of the same words as
+        `name` ("" if it does not): the new names a family is completed with
+        (`MattermostWebhookURLFile` beside a new `MattermostWebhookURL`, as every `XFile`
+        beside its `X`; `NewBucket` beside a new type `Bucket`)."""
+        mine = words(name)
+        # Only a name the test uses too: a private field the test never names is the
+        # solver's free choice, and so is the name built on it.
+        used = {o.value for o in self.test.occs if o.kind == "identifier"}
+        return next((o.where for o in self.gold.occs if o.role == "def"
+                     and o.kind == "identifier" and o.value != d.value
+                     and o.value in used and words(o.value) == mine), "")
+
+    def _case_renamed(self, d: Occ) -> list[Sibling]:
+        """Definitions the gold removes, from any of its files, whose name `d` spells with
+        other letter case: the same name exported, unexported or moved (`mustParseURL` gone
+        from `config/config.go`, `MustParseURL` new in `config/common/url.go`)."""
+        pattern = re.compile(rf"(?<![\w$]){re.escape(d.value)}(?![\w$])", re.I)
+        out = []
+        for path, fd in sorted(self.diffs.items()):
+            removed = "".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
+            if fd.new_file or not any(m.group() != d.value for m in pattern.finditer(removed)):
+                continue
+            facts = self._base_facts(path)
+            lines = removed_lines(fd)
+            for t in facts.tokens if facts is not None else ():
+                if t.role == "def" and t.line in lines and t.value != d.value \
+                        and t.value.casefold() == d.value.casefold():
+                    out.append(Sibling(name=t.value, at=f"{self._at_base(path)}:{t.line}"))
         return out[:1]
 
     def _name_at(self, name: str) -> str:
@@ -319,7 +361,7 @@ class Defs:
                                          at=f"{self._at_base(path)}:{line}")
         if len(out) < MAX_LOCATIONS:
             for path in sorted({o.path for o in gs}):
-                for sib in self._shaped(constant, path):
+                for sib in self._shaped(constant, path) + self._respelled(constant, path):
                     out.setdefault(sib.name, sib)
         return sorted(out.values(), key=lambda s: loc_key(s.at))[:MAX_LOCATIONS]
 
@@ -354,6 +396,28 @@ class Defs:
             else:
                 rest = constant.replace(literal, " ", 1)
                 word = " ".join(rest.split()) or rest
+            out.append(Sibling(name=literal, word=word, at=f"{self._at_base(path)}:{line}"))
+        return out
+
+    def _respelled(self, constant: str, path: str) -> list[Sibling]:
+        """Whole literals of a gold file at base that hold `constant`'s words, three or more,
+        in order, spelled otherwise (case, hyphens, punctuation: `"cannot be self closing;
+        not a void tag"` for a new `"] cannot be self-closing; not a void tag"`). `word` is
+        what `constant` spells otherwise, for the prose to give."""
+        img = self.gold.images.get(path)
+        text = self._base_text(path) if img is not None and not img.new_file else None
+        runs = [r.lower() for r in _RUN.findall(constant)]
+        if text is None or path not in self.diffs or len(runs) < 3:
+            return []
+        spelled = re.compile(r"(?<![A-Za-z0-9])" + r"[^A-Za-z0-9]+".join(map(re.escape, runs))
+                             + r"(?![A-Za-z0-9])", re.I)
+
+        def keep(v: str) -> bool:
+            return constant not in v and bool(spelled.search(v))
+        out = []
+        for literal, line in self._base_literals(path, text, keep):
+            theirs = set(literal.split())
+            word = " ".join(t for t in constant.split() if t not in theirs and _RUN.search(t))
             out.append(Sibling(name=literal, word=word, at=f"{self._at_base(path)}:{line}"))
         return out
 
@@ -446,6 +510,20 @@ def added_part(new: list[str], old: list[str]) -> str:
         return ""
     i = next((i for i, (a, b) in enumerate(zip(new, old)) if a != b), len(old))
     return new[i] if new[:i] + new[i + 1:] == old else ""
+
+
+def _numbered(mine: list[str], word: str, members: list[tuple[Any, str]]) -> str:
+    """The receipt's reason when `word` is a number inside the range (one step beyond,
+    at most) the numbers of a family of two members or more span at its place
+    (`PY_3_10_PLUS` beside `PY_3_9_PLUS` and `PY_3_12_PLUS`), else ""."""
+    if not word.isdigit():
+        return ""
+    i = mine.index(word)
+    nums = sorted({int(w[i]) for t, _ in members if len(w := words(t.value)) == len(mine)
+                   and w[i].isdigit() and w[:i] + w[i + 1:] == mine[:i] + mine[i + 1:]})
+    if len(nums) < 2 or not nums[0] - 1 <= int(word) <= nums[-1] + 1:
+        return ""
+    return f"a number inside the family's range ({nums[0]} to {nums[-1]})"
 
 
 def _defined(word: str, sibling: str, kin: list[tuple[Any, str]]) -> str:

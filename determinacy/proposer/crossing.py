@@ -3,12 +3,40 @@ to be a hidden interface the test grades."""
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import Occ
 
 # Languages without keyword arguments: a caller never spells a parameter's name.
 POSITIONAL = frozenset({"go", "java"})
 NOT_KEYWORD = "a parameter of a language without keyword arguments (its name is no interface)"
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def _module(path: str) -> str:
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def dotted_names(test: list[Occ], gold: list[Occ]) -> list[Occ]:
+    """The gold definitions test strings name by a dotted path (`mock.patch("pkg.mod.name")`,
+    `"pkg.mod.Class.method"`): one more occurrence of the last name where the part before it
+    is the module or the type the gold defines it in. A dotted string ending in a name the
+    gold defines elsewhere (`"os.path.join"`) is not a use of it."""
+    homes: dict[str, set[str]] = {}
+    for o in gold:
+        if o.role == "def" and o.kind == "identifier":
+            homes.setdefault(o.value, set()).update({_module(o.path), o.owner} - {""})
+    out = []
+    for o in test:
+        if o.kind == "string" and _DOTTED.fullmatch(o.value):
+            *head, name = o.value.split(".")
+            if head[-1] in homes.get(name, ()):
+                out.append(dataclasses.replace(o, value=name))
+    return out
 
 
 def crossing(gold: list[Occ], test: list[Occ]) -> tuple[str, str]:

@@ -18,8 +18,11 @@ from determinacy.proposer.occurrences import Occ, Side
 # Why a shared constant no FAIL_TO_PASS test grades did not count (its `rule`).
 NOT_GRADED_FED = "not graded: a literal the graded test only feeds in, never asserts"
 NOT_GRADED_RUN = "not graded: used only outside the tests FAIL_TO_PASS runs"
-NOT_GRADED_PASSED = ("not graded: the test asserts only that the code passed on a literal the "
-                     "test itself fed in (a call assertion), never the fix's choice")
+NOT_GRADED_PASSED = ("not graded: the test asserts only what the code did with a literal the "
+                     "test itself fed in (a call assertion's argument, or `put(\"P1\")` then "
+                     "`assert get(\"P1\") == ...`), never the fix's choice")
+NOT_GRADED_TYPE = ("not graded: the test names it only as a type (a TypeScript runner that strips "
+                   "types runs the test whatever the name)")
 NOT_GRADED_ECHO = ("not graded: an expected-output file holds a literal the graded test itself "
                    "feeds in (its input echoed back), never the fix's choice")
 
@@ -41,6 +44,13 @@ def _id_parts(test_id: str) -> tuple[str, str]:
     return "", t
 
 
+_GO_TEST = "_test.go"
+
+
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
 def _stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     return name.rsplit(".", 1)[0] if "." in name else name
@@ -60,6 +70,9 @@ class Graded:
     ranges: dict[str, list[tuple[int, int, str]]]  # path -> (start, end, id)
     files: dict[str, list[str]]  # path -> ids grading the whole file (data, unscoped)
     unresolved: list[str]  # ids no test block of the patch matched
+    # Go folder -> ids grading some test of it: `go test` compiles every `_test.go` of a
+    # package into one binary, so a name any of them uses fails them all when undefined.
+    packages: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # Per path, the lines where the set of grading ids changes and the set from there
@@ -84,7 +97,10 @@ class Graded:
             bounds, sets = self._steps[occ.path]
             k = bisect.bisect_right(bounds, occ.line) - 1
             got = sets[k] if k >= 0 else ()
-        return sorted(set(got).union(self.files.get(occ.path, [])))
+        out = set(got).union(self.files.get(occ.path, []))
+        if occ.kind == "identifier" and occ.path.endswith(_GO_TEST):
+            out.update(self.packages.get(_folder(occ.path), ()))
+        return sorted(out)
 
 
 def _block_matches(block: str, path: str, test_id: str) -> bool:
@@ -152,6 +168,11 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
             for b in blocks:
                 ranges[path].append((b.start, b.end, test_id))
                 todo += b.calls
+                if "RunSpecs" in b.calls and path.endswith(_GO_TEST):
+                    # A Ginkgo suite function runs every spec of its package.
+                    for p in test.facts:
+                        if p.endswith(_GO_TEST) and _folder(p) == _folder(path):
+                            ranges[p].append((1, 10**9, test_id))
             matched.add(test_id)
             ranges[path] += _module_level(test.facts[path], test_id)
         seen: set[str] = set()
@@ -179,7 +200,12 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
                 files[path] = by
         else:
             files[path] = ids
-    return Graded(dict(ranges), files, [i for i in ids if i not in matched])
+    packages: dict[str, set[str]] = defaultdict(set)
+    for path, rs in ranges.items():
+        if path.endswith(_GO_TEST) and matched:
+            packages[_folder(path)].update(i for *_, i in rs)
+    return Graded(dict(ranges), files, [i for i in ids if i not in matched],
+                  {k: sorted(v) for k, v in packages.items()})
 
 
 def _module_level(f: Any, test_id: str) -> list[tuple[int, int, str]]:
@@ -206,13 +232,16 @@ class Grades:
     def why_not(self, occs: Sequence[Occ]) -> str:
         """The rule of a constant none of whose test occurrences grades (the strongest)."""
         told = {self.ungraded[o] for o in occs if o in self.ungraded}
-        return next((r for r in (NOT_GRADED_PASSED, NOT_GRADED_ECHO, NOT_GRADED_FED)
+        return next((r for r in (NOT_GRADED_TYPE, NOT_GRADED_PASSED, NOT_GRADED_ECHO,
+                                 NOT_GRADED_FED)
                      if r in told), NOT_GRADED_RUN)
 
 
-def grades(test: Side, grading: Graded) -> Grades:
+def grades(test: Side, grading: Graded, defined: frozenset[str] = frozenset()) -> Grades:
     """Which ids grade each occurrence of the test side: those whose blocks hold it
-    (`Graded.ids`), unless it is a literal the test itself chose (`_ungraded`)."""
+    (`Graded.ids`), unless it is a literal the test itself chose (`_ungraded`). A string
+    spelling a name the gold `defined` (`getattr(m, "new_func")`, `mock.patch(...)`) is a
+    use of that name, as an identifier would be: never an input the test chose."""
     # Literals each test block feeds in: a call assertion naming one of them checks only that
     # the code handed the test's own value on (`f(b"x")`, then `m.assert_called_with(b"x")`).
     fed_in = {(o.value, o.path, o.test) for o in test.occs
@@ -226,14 +255,37 @@ def grades(test: Side, grading: Graded) -> Grades:
     for o in test.occs:
         if o.kind != "identifier" and o.language and not o.asserting:
             fed_by[o.value].update(ids_of[o])
+    typed = _type_only(test.occs)
     out = Grades()
     for o in test.occs:
         ids = ids_of[o]
-        why = _ungraded(o, ids, fed_in, fed_by) if ids else ""
+        why = (NOT_GRADED_TYPE if o.value in typed and ids
+               else _ungraded(o, ids, fed_in, fed_by) if ids and o.value not in defined else "")
         if why:
             out.ungraded[o] = why
         out.ids[o] = [] if why else ids
     return out
+
+
+# Languages whose tests often run with their types stripped (esbuild, tsx, Babel, swc).
+_STRIPPED = frozenset({"typescript", "tsx"})
+
+
+def _type_only(occs: Sequence[Occ]) -> set[str]:
+    """Names the test side spells only in TypeScript type positions (and the imports that
+    bring them in): a runner that strips types never looks them up. Type tests (`*.test-d.ts`,
+    run by the compiler) are the exception."""
+    typed: set[str] = set()
+    valued: set[str] = set()
+    for o in occs:
+        if o.kind != "identifier":
+            continue
+        if o.language in _STRIPPED and not o.path.endswith((".test-d.ts", ".test-d.tsx")) \
+                and (o.decl == "type" and o.role in ("use", "member-use") or o.role == "import"):
+            typed.add(o.value) if o.role != "import" else None
+        else:
+            valued.add(o.value)
+    return typed - valued
 
 
 def _ungraded(o: Occ, ids: list[str], fed_in: set[tuple[str, str, str]],

@@ -22,7 +22,7 @@ import msgspec
 from determinacy.errors import CaseFailure
 from determinacy.paths import is_test_path
 from determinacy.proposer.convention import Defs
-from determinacy.proposer.crossing import crossing
+from determinacy.proposer.crossing import crossing, dotted_names
 from determinacy.proposer.graded import graded, grades
 from determinacy.proposer.occurrences import Occ, locations, read_side
 from determinacy.proposer.patches import FileDiff, parse_patch
@@ -47,7 +47,10 @@ COMMON_WORDS = frozenset(
 # candidate of its own (a message the test embeds in a longer expected text).
 MIN_SEGMENT = 12
 # Files of a gold patch that are documentation, not what the solver must write.
-_DOC_EXT = (".md", ".rst", ".adoc", ".markdown")
+_DOC_EXT = (".md", ".mdx", ".rst", ".adoc", ".markdown")
+# A documentation folder at any depth (`packages/docs/`, `site/doc/`): its examples quote
+# what the test feeds in, and no solver is graded on them.
+_DOC_DIR = re.compile(r"(^|/)docs?/")
 _DOC_NAME = re.compile(r"^(changelog|changes|news|history|release[-_ ]?notes)([.-].*)?$", re.I)
 
 
@@ -70,7 +73,7 @@ def trivial_reason(constant: str, min_length: int) -> str:
 def is_doc(path: str) -> bool:
     name = path.rsplit("/", 1)[-1]
     return (path.lower().endswith(_DOC_EXT) or bool(_DOC_NAME.match(name))
-            or path.startswith(("docs/", "doc/")))
+            or bool(_DOC_DIR.search(path)))
 
 
 
@@ -98,8 +101,10 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
                             test_files=_paths(test_files), binary_files=binary,
                             error=f"{what} changes only binary files: no line to audit")
     gold, test = read_side(made, read), read_side(test_files, read)
+    test.occs += dotted_names(test.occs, gold.occs)
     grading = graded(test, fail_to_pass)
-    judged = grades(test, grading)
+    judged = grades(test, grading, frozenset(o.value for o in gold.occs
+                                             if o.role == "def" and o.kind == "identifier"))
     graded_ids = judged.ids
     g_by: dict[str, list[Occ]] = defaultdict(list)
     t_by: dict[str, list[Occ]] = defaultdict(list)
