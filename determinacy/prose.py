@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import unicodedata
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
@@ -38,6 +39,20 @@ def singulars(word: str) -> set[str]:
     return out
 
 
+def inflections(word: str) -> set[str]:
+    """A lower-case word and its stem with a plural or verb ending taken off: `setting` ->
+    set, `removing` -> remove, `destroyed` -> destroy, `caches` -> cache. Two words are one
+    when their sets meet."""
+    out = singulars(word)
+    for end in ("ing", "ed"):
+        stem = word[:-len(end)]
+        if word.endswith(end) and len(stem) >= 3:
+            out |= {stem, stem + "e"}
+            if len(stem) >= 4 and stem[-1] == stem[-2]:  # setting, stopped
+                out.add(stem[:-1])
+    return out
+
+
 # Placeholders of format strings and of templates written in prose: `%s`, `%w`, `%-5d`, `{}`,
 # `{name}`, `{0:>3}`, `${expr}`, `<product-name>`.
 PLACEHOLDER = re.compile(r"%[-+ #0-9.]*[a-zA-Z]|\$\{[^}]*\}|\{[^{}\s]*\}|<[A-Za-z][\w .-]*>")
@@ -57,7 +72,30 @@ STOPWORDS = frozenset(
     "a an the of to for in on at by with from is are be was were not no and or as it this "
     "that".split())
 
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# A name with a wildcard: at least three characters of name around one or more `*`.
+_WILDCARD = re.compile(r"(?<![\w*])(?=[\w*]*\w{3})(?:\w+\*[\w*]*|\*\w[\w*]*)(?![\w*])")
+# Glue, and the modal words a message adds to what the prose says ("x must be y" for "x is
+# y"): left out of both sides by `_loosely`.
+_GLUE = STOPWORDS | frozenset(
+    "must should can cannot could will would shall may might has have had been being do does "
+    "did".split())
+
 _VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
+
+
+# Prose whose letters are this share or more outside the Latin script is written in another
+# language: it may give a name in words of its own, which no normalization here matches.
+OTHER_SCRIPT = 0.2
+
+
+def other_script(text: str) -> float:
+    """The share of the text's letters that are not Latin (CJK, Cyrillic, Greek, ...)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    latin = sum(1 for ch in letters if ch.isascii() or "LATIN" in unicodedata.name(ch, ""))
+    return 1 - latin / len(letters)
 
 
 class Prose:
@@ -71,6 +109,14 @@ class Prose:
         for i, w in enumerate(words(text)):
             for form in singulars(w):
                 self._at.setdefault(form, set()).add(i)
+        # Each word that is no glue word, as its inflections: a message or a name may say
+        # what the prose says with other endings or glue (`_loosely`).
+        self._content = [inflections(w) for w in words(text) if w not in _GLUE]
+        self._plain = [{w} for w in words(text) if w not in _GLUE]
+        # Names the prose gives as a family (`par_rchunks*`, "the `try_*` variants"): each a
+        # pattern a whole name matches.
+        self.wildcards = [re.compile(r"\w*".join(map(re.escape, m.split("*"))))
+                          for m in sorted(set(_WILDCARD.findall(text)))]
         # Versions written as names drop their dots (`qt_66` for Qt 6.6, `py311`): every
         # leading run of a dotted version's numbers, joined.
         self.versions = {"".join(v.split(".")[:n]) for v in _VERSION.findall(text)
@@ -139,4 +185,35 @@ class Prose:
             return "format segments"
         if any(folded.startswith(o) for o in self.openings):
             return "prose template"
+        if any(w.fullmatch(constant) for w in self.wildcards):
+            return "prose wildcard"
+        content = [x for x in w if x not in _GLUE]
+        if _NAME.fullmatch(constant) and self._loosely(content, inflected=True):
+            return "words, inflected, one apart"
+        if not _NAME.fullmatch(constant) and self._loosely(content, inflected=False):
+            return "words, glue aside"
         return ""
+
+    def _loosely(self, mine: list[str], inflected: bool) -> bool:
+        """Three words or more, glue left out, as a run of the prose's words: a name with
+        other endings and at most one prose word left out (`SET_WINDOW_TITLE` for "Setting
+        terminal window title"); a message word for word ("x must be either 'none' or
+        'daily'" for "x is either 'none' or 'daily'"), since a test compares its text. A
+        word the prose lacks keeps the claim."""
+        if len(mine) < 3:
+            return False
+        forms = [inflections(x) if inflected else {x} for x in mine]
+        prose = self._content if inflected else self._plain
+        n = len(forms)
+
+        def run(j: int, skips: int) -> bool:
+            i = 0
+            while i < n and j < len(prose):
+                if forms[i] & prose[j]:
+                    i, j = i + 1, j + 1
+                elif skips and i:
+                    skips, j = skips - 1, j + 1
+                else:
+                    return False
+            return i == n
+        return any(forms[0] & p and run(j, int(inflected)) for j, p in enumerate(prose))

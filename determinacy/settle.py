@@ -72,18 +72,20 @@ def ungraded_reason(task: Task, missing_tests: Sequence[str] = ()) -> str:
 def convention_evidence(c: Candidate, prose: Prose) -> str:
     """Why a solver following the codebase would have written this name or string ("" when
     nothing says so): an existing one of its kind (`Sibling`) with `word` in place of part
-    of it, where the prose gives `word` or the base defines it beside the sibling, or an
-    existing name that differs from it only in case."""
+    of it, where the prose gives `word`, the base defines it beside the sibling, or the
+    proposer found where else it comes from (`Sibling.why`: a name the gold defines, a
+    numbered family's range, the new function a string is in); or an existing name that
+    differs from it only in case."""
     for s in c.siblings:
         if not s.word:
             return f"`{s.name}` at {s.at} differs only in {_case_of(c.kind)}"
-        if s.why:
-            return f"`{s.name}` at {s.at} {_how(c.constant, s)}, {s.why}"
         if prose.gives(s.word):
             return f"`{s.name}` at {s.at} {_how(c.constant, s)}, a word of the prose"
         if s.base_at:
             return (f"`{s.name}` at {s.at} {_how(c.constant, s)}, a name the base has beside "
                     f"it at {s.base_at}")
+        if s.why:
+            return f"`{s.name}` at {s.at} {_how(c.constant, s)}, {s.why}"
     return ""
 
 
@@ -94,6 +96,8 @@ def _case_of(kind: str) -> str:
 def _how(constant: str, s: Sibling) -> str:
     """How the new name or string is the sibling with `word` (for the receipt)."""
     mine, theirs = words(constant), words(s.name)
+    if mine == words(s.word):  # a segment: what its string adds to the sibling
+        return f"with `{s.word}` added"
     if any(theirs[i:i + len(mine)] == mine for i in range(len(theirs) - len(mine) + 1)):
         return f"spelled `{s.word}`"
     if len(mine) == len(theirs) and " " not in s.word:

@@ -689,6 +689,15 @@ CASES: list[Case] = [
          (("positive", "refresh_token", crosses("function", NAMED)),
           ("positive-dotted", "rotate_keys", crosses("function", NAMED)),
           ("negative-dotted", "join_parts", Want(graded=False, absent_ok=True)))),
+    *js_like("string-name-fed",
+             "export function refreshToken() {\n  return 'new';\n}\n\n"
+             "export const DOMException = globalThis.DOMException ?? Error;\n",
+             "import * as api from '../src/badge';\n\ntest('new case', () => {\n"
+             "  jest.spyOn(api, 'refreshToken');\n  const known = ['DOMException', 'Error'];\n"
+             "  expect(known.includes(new Error('x').name)).toBe(true);\n});\n",
+             (("positive", "refreshToken", crosses("function", NAMED)),
+              # The runtime's name of an error, not a lookup of the gold's constant.
+              ("negative", "DOMException", Want(graded=False, absent_ok=True)))),
     *js_like("string-name",
              "export class Client {\n  constructor() {\n    this.retryLimit = 3;\n  }\n\n"
              "  load(path) {\n    return fs.readFileSync(path);\n  }\n}\n",
@@ -1161,6 +1170,84 @@ CASES += [
              "  if (check('x') !== 'update needs bot tokens') {\n"
              "    throw new Error('update needs bot tokens');\n  }\n});\n", COMPARED),
 ]
+
+# A fixed segment of a longer gold string follows what that string follows: the base's
+# `"invalid label name %q"` extended with words the prose gives (else it stays a claim).
+SEG_BASE = {"go": "func CheckName(k string) error {\n"
+                  '    return fmt.Errorf("invalid label name %q", k)\n}\n',
+            "python": 'def check_name(k):\n    raise ValueError("invalid label name %r" % k)\n'}
+SEG_GOLD = {"go": 'func CheckLabels(k string) error {\n'
+                  '    return fmt.Errorf("invalid label name %q in route labels", k)\n}\n',
+            "python": 'def check_labels(k):\n'
+                      '    raise ValueError("invalid label name %r in route labels" % k)\n'}
+SEG_TEST = {"go": "func TestNew(t *testing.T) {\n"
+                  '    assert.EqualError(t, CheckLabels("-x-"),\n'
+                  '        `invalid label name "-x-" in route labels`)\n}\n',
+            "python": "def test_new():\n    import pytest\n\n    from pkg import core\n\n"
+                      "    with pytest.raises(ValueError) as e:\n        core.check_labels('-x-')\n"
+                      '    assert str(e.value) == "invalid label name \'-x-\' in route labels"\n'}
+CASES += [
+    Case("convention-segment", lang, SEG_GOLD[lang], SEG_TEST[lang],
+         ((check, "in route labels", Want(kind="string", convention=said)),),
+         at_base=SEG_BASE[lang], prose=prose)
+    for lang in ("go", "python")
+    for check, prose, said in (("positive", "Validate the route labels' names.",
+                                "with `in route labels` added, a word of the prose"),
+                               ("negative", "Validate the names.", ""))]
+
+# A folder named after the gold file, one or two levels below it, is the package that
+# implements what the file exposes (`internal/encoding/` for `encoding.go`): its names are
+# siblings; a folder of another name is not.
+NAMED_AFTER = {"go": ("store/internal/store/encoder.go", "store/internal/codecs/encoder.go",
+                      "package store\n\nfunc NewEncoderRegistry() int {\n    return 1\n}\n",
+                      "func NewCodecRegistry() int {\n    return 2\n}\n",
+                      "func TestNew(t *testing.T) {\n"
+                      "    assert.Equal(t, 2, NewCodecRegistry())\n}\n",
+                      "NewCodecRegistry"),
+               "typescript": ("src/badge/encoder.ts", "src/codecs/encoder.ts",
+                              "export function newEncoderRegistry() {\n  return 1;\n}\n",
+                              "export function newCodecRegistry() {\n  return 2;\n}\n",
+                              "import { newCodecRegistry } from '../src/badge';\n\n"
+                              "test('new case', () => {\n"
+                              "  expect(newCodecRegistry()).toBe(2);\n});\n",
+                              "newCodecRegistry")}
+CASES += [
+    Case("convention-named-folder", lang, gold, test,
+         ((check, name, Want(convention=want)),), base={where: tabs(base)},
+         prose="Add a default codec registry.")
+    for lang, (named, other, base, gold, test, name) in NAMED_AFTER.items()
+    for check, where, want in (("positive", named, named), ("negative", other, ""))]
+
+# A message with one word replaced by a word of the new function it is in (and the test
+# calls): `"No nodes matched the query"` in `expectFirstNode` beside `expectFirst`'s.
+def _fn(lang: str, name: str, value: str) -> str:
+    return {"python": f'def {name}():\n    return "{value}"\n\n\n',
+            "go": f'func {name}() string {{\n    return "{value}"\n}}\n\n',
+            "java": f'    public static String {name}() {{\n        return "{value}";\n    }}\n\n'
+            }.get(lang, f"export function {name}() {{\n  return '{value}';\n}}\n\n")
+
+
+def scope_word_case(lang: str) -> Case:
+    n = (lambda *p: "".join(p)) if lang == "go" else (
+        lambda *p: "_".join(x.lower() for x in p)) if lang == "python" else (
+        lambda *p: p[0].lower() + "".join(p[1:]))
+    made = [(n("Expect", "First", "Node"), "No nodes matched the query"),
+            (n("Expect", "First", "Tag"), "No widgets matched the query")]
+    test = _asserts(lang, [(f"{a}()", v) for a, v in made])
+    if lang == "python":
+        test = test.replace("import " + ", ".join(f"{a}()" for a, _ in made),
+                            "import " + ", ".join(a for a, _ in made))
+    elif lang not in ("go", "java"):
+        test = f"import {{ {', '.join(a for a, _ in made)} }} from '../src/badge';\n\n" + test
+    return Case("convention-scope-word", lang, "".join(_fn(lang, a, v) for a, v in made), test,
+                (("positive", made[0][1], Want(kind="string",
+                                                convention="a word of the new function")),
+                 ("negative", made[1][1], Want(kind="string", convention=""))),
+                at_base=_fn(lang, n("Expect", "First"), "No elements matched the query"),
+                prose="Add lookups that fail loudly.")
+
+
+CASES += [scope_word_case(lang) for lang in CONVENTION_LANGS]
 
 def _params() -> list[object]:
     out: list[object] = []

@@ -308,6 +308,35 @@ def test_images_are_flagged_in_the_task_the_receipt_and_the_report(tmp_path: Pat
     assert kept == {"license": "MIT"}
 
 
+def test_prose_in_another_script_is_marked_in_the_receipt(tmp_path: Path) -> None:
+    """A Chinese issue body is still prose (its Latin-script tokens are matched), but it may
+    give the name in words of its own: the receipt says the claim rests on the Latin-script
+    tokens alone; a Latin-script prose's receipt does not."""
+    repo = tmp_path / "repo"
+    base = make_repo(repo, {"pkg/core.py": "A = 1\n", "tests/test_core.py": "import pkg\n"})
+    gold = diff(repo, base, {"pkg/core.py": "A = 1\n\ndef quux_splendid():\n    return 2\n"})
+    test = diff(repo, base, {"tests/test_core.py": "from pkg.core import quux_splendid\n\n"
+                             "def test_q():\n    assert quux_splendid() == 2\n"})
+    rows = [{"instance_id": f"o__pkg-{i}", "repo": "o/pkg", "base_commit": base,
+             "problem_statement": text, "patch": gold, "test_patch": test,
+             "FAIL_TO_PASS": '["tests/test_core.py::test_q"]'}
+            for i, text in ((1, "请添加一个辅助函数，返回二。它应该在 pkg.core 模块中。"),
+                            (2, "Add a helper that returns two, in pkg.core."))]
+    (tmp_path / "tasks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    cfg = tmp_path / "zh.toml"
+    cfg.write_text('name = "zh"\n[source]\njsonl = "tasks.jsonl"\n[fields]\n'
+                   'instance_id = "instance_id"\nrepo = "repo"\nbase_commit = "base_commit"\n'
+                   'gold_patch = "patch"\ntest_patch = "test_patch"\n'
+                   f'fail_to_pass = "FAIL_TO_PASS"\n[codebase]\nmirror = "{repo}"\n')
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"o__pkg-1": "AIRTIGHT", "o__pkg-2": "AIRTIGHT"}
+    cases = audit.runs / "zh" / "cases"
+    marked = "% of its letters are not Latin. Its Latin-script tokens are matched as anywhere"
+    assert marked in (cases / "o__pkg-1" / "RECEIPT.md").read_text()
+    assert "another script" not in (cases / "o__pkg-2" / "RECEIPT.md").read_text()
+
+
 def test_linked_images_are_found_in_markdown_html_and_bare_links() -> None:
     from determinacy.sources.rows import linked_images
 

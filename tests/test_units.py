@@ -12,7 +12,7 @@ from determinacy.codebase.repos import list_tree
 from determinacy.config import DEFAULT_TEST_PATHS
 from determinacy.paths import exclude_pathspecs, is_test_path
 from determinacy.proposer.propose import propose, trivial_reason
-from determinacy.prose import Prose, singulars, words
+from determinacy.prose import Prose, inflections, singulars, words
 from determinacy.settle import receipt_command
 
 
@@ -51,6 +51,38 @@ def test_prose_normalizations_only_make_certification_harder() -> None:
     assert r.match("HTTP_PORT") == "" and r.match("new_release") and r.match("test_case")
     # A single word keeps its ending: "window" does not state `WINDOWS`, nor "new" `news`.
     assert Prose("Close the window.").match("WINDOWS") == Prose("A new one.").match("news") == ""
+
+
+def test_prose_states_a_run_of_its_words_with_other_endings_and_one_word_apart() -> None:
+    """Three words or more, glue aside, with other endings and one word more or less: what the
+    prose says as a solver would write it. Two words, or two words apart, stay open."""
+    loose = "words, inflected, one apart"
+    p = Prose("Setting terminal window title (#2200)")
+    assert p.match("SET_WINDOW_TITLE") == loose  # "terminal" between
+    assert p.match("set_terminal_title") == loose  # "window" left out
+    assert p.match("SET_TITLE") == ""  # two words, one apart
+    assert p.match("set_window_size") == ""  # a word the prose lacks
+    assert p.match("title_window_set") == ""  # another order, apart
+    # A message is compared as text: only glue may differ, never an ending or a word.
+    q = Prose("validate that threading.thread_by_date is either 'none' or 'daily'")
+    glue = "words, glue aside"
+    assert q.match("threading.thread_by_date must be either 'none' or 'daily'") == glue
+    assert q.match("threading.thread_by_date must be set to one of 'none' or 'daily'") == ""
+    assert Prose("Disable overriding methods in final classes.").match(
+        "Cannot override method on final class") == ""
+    assert Prose("Removed the cache directories.").match("remove_cache_directory") == loose
+    for word, stem in [("setting", "set"), ("removing", "remove"), ("stopped", "stop"),
+                       ("destroyed", "destroy")]:
+        assert stem in inflections(word), word
+
+
+def test_prose_gives_the_names_a_wildcard_covers() -> None:
+    """A family the prose names with a wildcard covers every name it matches whole."""
+    p = Prose("Add par_rchunks* and the `try_*` variants, and *_mut ones. Not 2*3 or **bold**.")
+    for name in ("par_rchunks_exact", "try_peek_from", "peek_mut"):
+        assert p.match(name) == "prose wildcard", name
+    for name in ("par_chunks", "x_mut_y", "retry_peek"):
+        assert p.match(name) == "", name
 
 
 def test_test_path_policy_uses_git_glob_semantics() -> None:

@@ -18,7 +18,7 @@ from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import MAX_LOCATIONS, Occ, Side, loc_key
 from determinacy.proposer.patches import IDENTIFIER, FileDiff, removed_lines, string_literals
 from determinacy.proposer.postimage import base_line
-from determinacy.prose import words
+from determinacy.prose import singulars, words
 from determinacy.records import Sibling
 
 MAX_MIRRORS = 4  # files a new file may mirror (`mirrored`)
@@ -52,6 +52,20 @@ def mirrors(new: str, old: str, parallel: bool = True) -> bool:
     return all(a[j] == b[j].replace(b[i], a[i]) for j in diff[1:])
 
 
+def named_after(gold: str, old: str) -> bool:
+    """Is `old` in a folder named after the gold file, one or two levels below it
+    (`internal/encoding/encoder.go` for `encoding.go`): the package that implements what
+    the file exposes, whose names the file's follow."""
+    folder, ext, _ = _parts(gold)
+    stem = gold.rsplit("/", 1)[-1].rpartition(".")[0]
+    sub, o_ext, _ = _parts(old)
+    head = f"{folder}/" if folder else ""
+    if o_ext != ext or not stem or not sub.startswith(head):
+        return False
+    rest = sub[len(head):].split("/")
+    return rest[-1] == stem and len(rest) <= 2
+
+
 def mirrored(created: Iterable[str], listing: Iterable[str]) -> list[str]:
     """Files at base that a file the gold creates mirrors (`mirrors`), at most MAX_MIRRORS
     per new file. The names of the new file follow theirs (method §6.6)."""
@@ -67,10 +81,10 @@ def mirrored(created: Iterable[str], listing: Iterable[str]) -> list[str]:
 def related(gold: Iterable[str], created: Iterable[str], listing: Iterable[str],
             test_paths: Sequence[str]) -> list[str]:
     """Files at base whose names the gold's may follow besides their own (method §6.6): the
-    files a new file mirrors, and the other source files of each gold file's folder (its
+    files a new file mirrors, the other source files of each gold file's folder (its
     package: a convention's sibling sits in a neighbouring file as often as in the same
     one), at most MAX_PACKAGE per folder, those whose names share most words with the gold
-    file's first."""
+    file's first, and those of a folder named after a gold file (`named_after`)."""
     files = sorted(p for p in listing if not is_test_path(p, test_paths))
     created = set(created)
     out = set(mirrored(created, files))
@@ -85,6 +99,7 @@ def related(gold: Iterable[str], created: Iterable[str], listing: Iterable[str],
         near = [p for p in by_folder.get((folder, ext), ()) if p != g]
         near.sort(key=lambda p: (-len(set(mine) & set(_parts(p)[2])), p))
         out.update(near[:MAX_PACKAGE])
+        out.update([p for p in files if named_after(g, p)][:MAX_PACKAGE])
     return sorted(out - (set(gold) - created))
 
 
@@ -187,8 +202,8 @@ class Defs:
                         yield t, f"{self._at_base(path)}:{base_line(fd, t.line)}"
         mine = words(d.value)
         for path in self.mirrors:
-            if path.rpartition("/")[0] != folder and not (self.is_new(d.path)
-                                                          and mirrors(d.path, path)):
+            if path.rpartition("/")[0] != folder and not named_after(d.path, path) and not (
+                    self.is_new(d.path) and mirrors(d.path, path)):
                 continue
             facts = (self._base_facts(path)
                      if self._may_follow(mine, self._base_text(path)) else None)
@@ -285,7 +300,10 @@ class Defs:
                     break
             else:
                 out.append(Sibling(name=t.value, at=at, word=word))
-        return out[:1]
+        # The largest group, unless a smaller one finds where its word comes from (`File`
+        # around a new `MattermostWebhookURL`, where `URLFile` around `MattermostWebhook`
+        # finds nothing).
+        return sorted(out, key=lambda sib: not (sib.base_at or sib.why))[:1]
 
     def _gold_defines(self, name: str, d: Occ) -> str:
         """`path:line` where the gold defines, besides `d`, a name of the same words as
@@ -299,6 +317,21 @@ class Defs:
         return next((o.where for o in self.gold.occs if o.role == "def"
                      and o.kind == "identifier" and o.value != d.value
                      and o.value in used and words(o.value) == mine), "")
+
+    def _named_by_scope(self, word: str, gs: list[Occ]) -> str:
+        """The receipt's reason when `word` is a word (maybe plural) of the new function the
+        string is in, one the test calls (`"No nodes matched the query"` in a new
+        `expectFirstNode` beside `expectFirst`'s `"No elements matched the query"`), else
+        ""."""
+        forms = singulars(word)
+        used = {o.value for o in self.test.occs if o.kind == "identifier"}
+        for o in gs:
+            fn = o.scope.rsplit(".", 1)[-1]
+            if fn in used and any(forms & singulars(w) for w in words(fn)) and (
+                    at := next((g.where for g in self.gold.occs if g.value == fn
+                                and g.role == "def" and g.kind == "identifier"), "")):
+                return f"a word of the new function `{fn}` at {at} it is in"
+        return ""
 
     def _case_renamed(self, d: Occ) -> list[Sibling]:
         """Definitions the gold removes, from any of its files, whose name `d` spells with
@@ -358,10 +391,17 @@ class Defs:
                 word = replaced_part(mine, words(found))
                 if word and found not in out:
                     out[found] = Sibling(name=found, word=word,
-                                         at=f"{self._at_base(path)}:{line}")
+                                         at=f"{self._at_base(path)}:{line}",
+                                         why=self._named_by_scope(word, gs))
         if len(out) < MAX_LOCATIONS:
             for path in sorted({o.path for o in gs}):
                 for sib in self._shaped(constant, path) + self._respelled(constant, path):
+                    out.setdefault(sib.name, sib)
+            # A fixed segment of a longer gold string follows what that string follows
+            # (`" in route labels"` of `"invalid label name %q in route labels"`, built on
+            # the base's `"invalid label name %q"`).
+            for o in sorted({o for o in gs if o.value != constant}, key=lambda o: o.where):
+                for sib in self._shaped(o.value, o.path):
                     out.setdefault(sib.name, sib)
         return sorted(out.values(), key=lambda s: loc_key(s.at))[:MAX_LOCATIONS]
 

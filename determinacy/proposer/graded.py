@@ -240,8 +240,10 @@ class Grades:
 def grades(test: Side, grading: Graded, defined: frozenset[str] = frozenset()) -> Grades:
     """Which ids grade each occurrence of the test side: those whose blocks hold it
     (`Graded.ids`), unless it is a literal the test itself chose (`_ungraded`). A string
-    spelling a name the gold `defined` (`getattr(m, "new_func")`, `mock.patch(...)`) is a
-    use of that name, as an identifier would be: never an input the test chose."""
+    spelling a name the gold `defined` in a reflective call (`getattr(m, "new_func")`,
+    `mock.patch(...)`, `jest.spyOn(obj, "m")`) is a use of that name, as an identifier would
+    be: never an input the test chose. Elsewhere (`["DOMException", "Error"]`, a runtime's
+    names) it is a literal like any other."""
     # Literals each test block feeds in: a call assertion naming one of them checks only that
     # the code handed the test's own value on (`f(b"x")`, then `m.assert_called_with(b"x")`).
     fed_in = {(o.value, o.path, o.test) for o in test.occs
@@ -256,15 +258,32 @@ def grades(test: Side, grading: Graded, defined: frozenset[str] = frozenset()) -
         if o.kind != "identifier" and o.language and not o.asserting:
             fed_by[o.value].update(ids_of[o])
     typed = _type_only(test.occs)
+    lines: dict[str, list[str]] = {}
     out = Grades()
     for o in test.occs:
         ids = ids_of[o]
         why = (NOT_GRADED_TYPE if o.value in typed and ids
-               else _ungraded(o, ids, fed_in, fed_by) if ids and o.value not in defined else "")
+               else _ungraded(o, ids, fed_in, fed_by)
+               if ids and not (o.value in defined and _reflects(test, o, lines)) else "")
         if why:
             out.ungraded[o] = why
         out.ids[o] = [] if why else ids
     return out
+
+
+# Calls that reach an attribute by its name in a string.
+_REFLECT = re.compile(r"\b(?:getattr|setattr|hasattr|delattr|patch(?:\.object)?|spyOn|getMethod|"
+                      r"getDeclaredMethod|getField|getDeclaredField|FieldByName|MethodByName)\s*\(")
+
+
+def _reflects(test: Side, o: Occ, lines: dict[str, list[str]]) -> bool:
+    """Is the occurrence on a line that calls a reflective function? (`lines`: each file's
+    lines, split once.)"""
+    if o.path not in lines:
+        img = test.images.get(o.path)
+        lines[o.path] = img.text.split("\n") if img is not None else []
+    got = lines[o.path]
+    return 0 < o.line <= len(got) and bool(_REFLECT.search(got[o.line - 1]))
 
 
 # Languages whose tests often run with their types stripped (esbuild, tsx, Babel, swc).

@@ -17,6 +17,7 @@ from typing import Any
 
 from determinacy.config import Config
 from determinacy.errors import DeterminacyError
+from determinacy.prose import OTHER_SCRIPT, other_script
 from determinacy.reports import hints
 from determinacy.reports.markdown import code, md_table
 from determinacy.reports.query import Named, connect, dicts, query_text, rows, verdict_counts
@@ -458,6 +459,11 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                        "are its source and test parts, the prose its message; FAIL_TO_PASS is "
                        "derived (the test functions the commit adds or changes), not given by "
                        "a benchmark")
+        if (share := other_script(t.get("prose") or "")) >= OTHER_SCRIPT:
+            out.append(f"- **prose in another script**: {share:.0%} of its letters are not "
+                       "Latin. Its Latin-script tokens are matched as anywhere, but it may give "
+                       "a name in words of its own language that no check here reads: a claim "
+                       "of this case rests on its Latin-script tokens alone")
         if t.get("images"):
             shown = ", ".join(f"<{u}>" for u in t["images"][:3])
             more = len(t["images"]) - 3
