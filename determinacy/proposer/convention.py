@@ -263,8 +263,9 @@ class Defs:
             if sib.name not in out or (sib.base_at or sib.why) and not (
                     out[sib.name].base_at or out[sib.name].why):
                 out[sib.name] = sib
-        return sorted(out.values(), key=lambda s: (s.word != "", loc_key(s.at)))[
-            :MAX_LOCATIONS]
+        # Those that say where their word comes from first: only MAX_LOCATIONS are kept.
+        return sorted(out.values(), key=lambda s: (s.word != "", not (s.base_at or s.why),
+                                                   loc_key(s.at)))[:MAX_LOCATIONS]
 
     def _affixed(self, d: Occ, members: list[tuple[Any, str]]) -> list[Sibling]:
         """`d` as the affix two members of its group or more share, around new words: the
