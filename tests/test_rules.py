@@ -1249,6 +1249,57 @@ def scope_word_case(lang: str) -> Case:
 
 CASES += [scope_word_case(lang) for lang in CONVENTION_LANGS]
 
+
+# Maven and Gradle compile a module's whole `src/test/` tree before running one test: a name
+# any test file of the module uses is graded (names, not literals); another module's is not.
+_JT = "src/test/java/com/acme/"
+CASES += [
+    Case("compile-unit", "java",
+         "    public static String shippingLabel(int total) {\n        return \"rate\";\n"
+         "    }\n\n    public static String fallbackRegion() {\n"
+         "        return \"fallback-region\";\n    }\n\n"
+         "    public static String packRegion() {\n        return \"packed\";\n    }\n",
+         "    @Test\n    void newCase() {\n"
+         "        assertNotNull(Badge.shippingLabel(10));\n    }\n",
+         (("positive", "fallbackRegion", crosses()),
+          ("negative-literal", "fallback-region", UNGRADED),
+          ("negative-module", "packRegion", Want(graded=False, absent_ok=True))),
+         test_files={
+             _JT + "RegionTest.java":
+                 "package com.acme;\n\nimport static org.junit.jupiter.api.Assertions.*;\n\n"
+                 "import org.junit.jupiter.api.Test;\n\nclass RegionTest {\n    @Test\n"
+                 "    void region() {\n"
+                 '        assertEquals("fallback-region", Badge.fallbackRegion());\n    }\n}\n',
+             "other/" + _JT + "PackTest.java":
+                 "package com.acme;\n\nimport org.junit.jupiter.api.Test;\n\n"
+                 "class PackTest {\n    @Test\n    void pack() {\n"
+                 "        Badge.packRegion();\n    }\n}\n"}),
+]
+
+# Languages whose matrix lives beside this file as plain data (`tests/rules_<lang>.py`): a
+# SCAFFOLD (`src`, `test`, `files` with MARKs, `f2p`) and CASES of (rule, gold, test,
+# [(suffix, constant, Want fields)], Case fields).
+def _data_cases() -> list[Case]:
+    import importlib.util
+
+    out = []
+    for path in sorted(Path(__file__).parent.glob("rules_*.py")):
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        lang = path.stem.removeprefix("rules_")
+        sc = mod.SCAFFOLD
+        LANGS[lang] = Lang(sc["src"], sc["test"], sc["files"], sc["f2p"])
+        for rule, gold, test, checks, *extra in mod.CASES:
+            out.append(Case(rule, lang, gold, test,
+                            tuple((k, c, Want(**w)) for k, c, w in checks),
+                            **(extra[0] if extra else {})))
+    return out
+
+
+CASES += _data_cases()
+
 def _params() -> list[object]:
     out: list[object] = []
     for case in CASES:

@@ -51,6 +51,23 @@ def _folder(path: str) -> str:
     return path.rpartition("/")[0]
 
 
+def compile_unit(path: str) -> str | None:
+    """The test sources compiled together with `path` into one test binary, by their
+    common prefix (None: a language that runs each test file on its own). A name undefined
+    in any of them fails every test of the unit: Go builds a package's `_test.go` files
+    together, Maven and Gradle a module's whole `src/test/` tree, Cargo every test target of
+    a crate."""
+    if path.endswith(_GO_TEST):
+        return "go:" + _folder(path)
+    if path.endswith(".java") and "src/test/" in path:
+        return "java:" + path[:path.index("src/test/")]
+    if path.endswith(".rs"):
+        head = f"/{path}"
+        cut = max(head.rfind("/src/"), head.rfind("/tests/"))
+        return "rust:" + head[1:cut + 1] if cut >= 0 else None
+    return None
+
+
 def _stem(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     return name.rsplit(".", 1)[0] if "." in name else name
@@ -70,8 +87,8 @@ class Graded:
     ranges: dict[str, list[tuple[int, int, str]]]  # path -> (start, end, id)
     files: dict[str, list[str]]  # path -> ids grading the whole file (data, unscoped)
     unresolved: list[str]  # ids no test block of the patch matched
-    # Go folder -> ids grading some test of it: `go test` compiles every `_test.go` of a
-    # package into one binary, so a name any of them uses fails them all when undefined.
+    # compile_unit -> ids grading some test of it: a name any test file of the unit uses
+    # fails them all when undefined (`go test` builds a package's `_test.go` files together).
     packages: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -98,8 +115,8 @@ class Graded:
             k = bisect.bisect_right(bounds, occ.line) - 1
             got = sets[k] if k >= 0 else ()
         out = set(got).union(self.files.get(occ.path, []))
-        if occ.kind == "identifier" and occ.path.endswith(_GO_TEST):
-            out.update(self.packages.get(_folder(occ.path), ()))
+        if occ.kind == "identifier" and (unit := compile_unit(occ.path)) is not None:
+            out.update(self.packages.get(unit, ()))
         return sorted(out)
 
 
@@ -202,8 +219,8 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
             files[path] = ids
     packages: dict[str, set[str]] = defaultdict(set)
     for path, rs in ranges.items():
-        if path.endswith(_GO_TEST) and matched:
-            packages[_folder(path)].update(i for *_, i in rs)
+        if matched and (unit := compile_unit(path)) is not None:
+            packages[unit].update(i for *_, i in rs)
     return Graded(dict(ranges), files, [i for i in ids if i not in matched],
                   {k: sorted(v) for k, v in packages.items()})
 
