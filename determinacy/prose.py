@@ -192,7 +192,22 @@ class Prose:
             return "words, inflected, one apart"
         if not _NAME.fullmatch(constant) and self._loosely(content, inflected=False):
             return "words, glue aside"
+        if not _NAME.fullmatch(constant) and self._swapped(w):
+            return "words, one replaced by another of the prose"
         return ""
+
+    def _swapped(self, mine: list[str]) -> bool:
+        """A message of four words or more that is a run of the prose's words with one of
+        them replaced by another word the prose has: the prose writes the shape out for a
+        sibling (`".pick() cannot be used on object schemas containing refinements"`, and
+        "partial") and the solver fills it in."""
+        if len(mine) < 4:
+            return False
+        at = [self._at.get(x, set()) for x in mine]
+        if not all(at[i] for i in range(len(mine))):
+            return False  # every word, the swapped one too, is a word of the prose
+        starts = {p - i for i, ps in enumerate(at) for p in ps}
+        return any(sum(s + i not in ps for i, ps in enumerate(at)) == 1 for s in starts)
 
     def _loosely(self, mine: list[str], inflected: bool) -> bool:
         """Three words or more, glue left out, as a run of the prose's words: a name with

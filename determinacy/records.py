@@ -212,6 +212,10 @@ class Check(Record, kw_only=True):
     convention: str = ""
     test_data: str = ""  # see Candidate: certified as GOLD-TEST-DATA, counted apart
     test_data_at: str = ""
+    # Certified, though a sibling at base is near (one part or word off) and nothing gives
+    # the word: "`Sibling` at path:line". Evidence for the claim, shown in the receipt: a
+    # solver who follows the codebase writes the sibling's form, which the test fails.
+    otherwise: str = ""
 
 
 class CaseResult(Record, kw_only=True):

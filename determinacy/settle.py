@@ -143,6 +143,8 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
             decl=c.decl, scope=c.scope, graded_by=c.graded_by, asserting=c.asserting,
             fragment=c.fragment, defined_at=c.defined_at, owner=c.owner,
             new_file=c.new_file, signature=c.signature, convention=convention,
+            otherwise=(f"`{c.siblings[0].name}` at {c.siblings[0].at}"
+                       if certified and c.siblings and not c.test_data else ""),
             test_data=c.test_data, test_data_at=c.test_data_at,
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,

@@ -337,6 +337,36 @@ def test_prose_in_another_script_is_marked_in_the_receipt(tmp_path: Path) -> Non
     assert "another script" not in (cases / "o__pkg-2" / "RECEIPT.md").read_text()
 
 
+def test_a_claim_whose_sibling_spells_it_otherwise_shows_that_sibling(tmp_path: Path) -> None:
+    """The opposite signal: a sibling one word off whose word nothing gives is evidence for
+    the claim (a solver following the codebase writes the sibling's form), and the receipt
+    names it; a claim with no such sibling shows no such table."""
+    repo = tmp_path / "repo"
+    src = 'STORE_MEMORY = "m"\nSTORE_DISK = "d"\n'
+    base = make_repo(repo, {"pkg/core.py": src, "tests/test_core.py": "import pkg\n"})
+    gold = diff(repo, base, {"pkg/core.py": src + 'STORE_TAPE = "t"\nquux_splendid = 2\n'})
+    test = diff(repo, base, {"tests/test_core.py": "from pkg.core import STORE_TAPE\n"
+                             "from pkg.core import quux_splendid\n\n"
+                             "def test_q():\n    assert STORE_TAPE and quux_splendid\n"})
+    (tmp_path / "tasks.jsonl").write_text(json.dumps(
+        {"instance_id": "o__pkg-1", "repo": "o/pkg", "base_commit": base,
+         "problem_statement": "Add another backend.", "patch": gold, "test_patch": test,
+         "FAIL_TO_PASS": '["tests/test_core.py::test_q"]'}) + "\n")
+    cfg = tmp_path / "sib.toml"
+    cfg.write_text('name = "sib"\n[source]\njsonl = "tasks.jsonl"\n[fields]\n'
+                   'instance_id = "instance_id"\nrepo = "repo"\nbase_commit = "base_commit"\n'
+                   'gold_patch = "patch"\ntest_patch = "test_patch"\n'
+                   f'fail_to_pass = "FAIL_TO_PASS"\n[codebase]\nmirror = "{repo}"\n')
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"o__pkg-1": "AIRTIGHT"}
+    receipt = (audit.runs / "sib" / "cases" / "o__pkg-1" / "RECEIPT.md").read_text()
+    assert "The codebase's nearest sibling spells these otherwise" in receipt
+    assert "| `STORE_TAPE` | `STORE_MEMORY` at pkg/core.py:1 |" in receipt
+    table = receipt.split("spelled otherwise at base")[1].split("\n\n")[0]
+    assert "STORE_TAPE" in table and "quux_splendid" not in table
+
+
 def test_linked_images_are_found_in_markdown_html_and_bare_links() -> None:
     from determinacy.sources.rows import linked_images
 

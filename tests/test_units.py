@@ -71,6 +71,12 @@ def test_prose_states_a_run_of_its_words_with_other_endings_and_one_word_apart()
     assert Prose("Disable overriding methods in final classes.").match(
         "Cannot override method on final class") == ""
     assert Prose("Removed the cache directories.").match("remove_cache_directory") == loose
+    # The prose writes a message out for a sibling: one word swapped for another of its own.
+    r = Prose('Errors: ".pick() cannot be used on schemas with refinements". Fix partial.')
+    swapped = "words, one replaced by another of the prose"
+    assert r.match(".partial() cannot be used on schemas with refinements") == swapped
+    assert r.match(".extend() cannot be used on schemas with refinements") == ""
+    assert r.match(".partial() cannot be used on schemas with partial refinements") == ""
     for word, stem in [("setting", "set"), ("removing", "remove"), ("stopped", "stop"),
                        ("destroyed", "destroy")]:
         assert stem in inflections(word), word

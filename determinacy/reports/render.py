@@ -534,6 +534,15 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                     md_table(["constant", "other letter case at"],
                              [(w["constant"], w["codebase_variant"]) for w in variants],
                              code_cols=("constant",))]
+        apart = [w for w in witnesses if w.get("otherwise")]
+        if apart:
+            out += ["The codebase's nearest sibling spells these otherwise, and neither the "
+                    "prose nor the base gives the word that turns one into the other: evidence "
+                    "for the claim (a solver who follows the codebase writes the sibling's "
+                    "form, which the test fails). Open the line to judge:", "",
+                    md_table(["constant", "spelled otherwise at base"],
+                             [(w["constant"], w["otherwise"]) for w in apart],
+                             code_cols=("constant",))]
     elif not test_data:
         conventions = [c for c in cands if c["settled"].startswith("CONVENTION")]
         if conventions:
