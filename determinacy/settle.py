@@ -95,16 +95,18 @@ def _case_of(kind: str) -> str:
 
 def _how(constant: str, s: Sibling) -> str:
     """How the new name or string is the sibling with `word` (for the receipt)."""
-    mine, theirs = words(constant), words(s.name)
-    if mine == words(s.word):  # a segment: what its string adds to the sibling
+    mine, theirs, word = words(constant), words(s.name), words(s.word)
+    if mine == word:  # a segment: what its string adds to the sibling
         return f"with `{s.word}` added"
     if any(theirs[i:i + len(mine)] == mine for i in range(len(theirs) - len(mine) + 1)):
         return f"spelled `{s.word}`"
-    if len(mine) == len(theirs) and " " not in s.word:
+    if len(mine) == len(theirs) and len(word) == 1 and sum(
+            a != b for a, b in zip(mine, theirs, strict=True)) == 1:
         return f"with one part replaced by `{s.word}`"
-    if s.name in constant or len(mine) == len(theirs) + 1 and " " not in s.word:
+    if word and any(mine[i:i + len(word)] == word and mine[:i] + mine[i + len(word):] == theirs
+                    for i in range(len(mine))):
         return f"with `{s.word}` added"
-    if len(mine) == len(theirs):
+    if len(mine) == len(theirs) and " " in s.word:
         return f"with its words replaced by `{s.word}`"
     return f"with `{s.word}` around the affix they share"
 

@@ -74,8 +74,9 @@ def test_reports_and_one_receipt_per_task(demo: tuple[Audit, dict]) -> None:
 
 def test_receipts_show_why_a_constant_did_or_did_not_certify(
         demo: tuple[Audit, dict]) -> None:
-    """Tasks 16-30 each show one proposer rule: the receipt's "Every candidate" table says
-    which (`receipt_shows`), and a docstring's words are never proposed (`receipt_lacks`)."""
+    """Tasks 16-48 each show one proposer rule: the receipt's "Every candidate" table says
+    which (`receipt_shows`), and the words of a docstring or a documentation file are never
+    proposed (`receipt_lacks`)."""
     audit, _ = demo
     files = audit.files("demo")
     wrong = []
@@ -193,10 +194,11 @@ def test_declaration_hints_name_what_the_tests_use(demo: tuple[Audit, dict]) -> 
     assert "hints/acme__widgets-2.json" not in files
     assert "hints/acme__widgets-8.json" not in files  # ERROR row
     report = files["REPORT.md"].decode()
-    # Names: render_badge (1), reorder_level (26), available_stock_report (30); the other
-    # six AIRTIGHT cases certify messages, flags, numbers and data values.
-    assert "| AIRTIGHT claims a hint would repair (names) | 3 | 3 |" in report
-    assert "| AIRTIGHT claims no hint can repair (literals) | 7 | 6 |" in report
+    # Names: render_badge (1), reorder_level (26), available_stock_report (30), handling_fee
+    # (43), fetch_supplier_prices (45); the other eight AIRTIGHT cases certify messages,
+    # flags, numbers and data values.
+    assert "| AIRTIGHT claims a hint would repair (names) | 5 | 5 |" in report
+    assert "| AIRTIGHT claims no hint can repair (literals) | 9 | 8 |" in report
     # `determinacy hints` writes the same files from the store alone.
     before = {k: v for k, v in files.items() if k.startswith("hints/")}
     res = audit.invoke("hints", "--store", str(audit.store), "--runs", str(audit.runs))

@@ -182,8 +182,8 @@ def test_history_config_errors_name_the_key(tmp_path: Path) -> None:
         load_config(cfg)
 
 
-# The demo's history, read commit by commit (examples/demo/README.md describes the six):
-# C1 (root) has no parent, so it is no task. C2..C6 each add tests with the sources they test;
+# The demo's history, read commit by commit (examples/demo/README.md describes the seven):
+# C1 (root) has no parent, so it is no task. C2..C7 each add tests with the sources they test;
 # the prose is the subject line alone. What each test grades and its subject does not say:
 # C2 "Add pricing module with bulk discounts": apply_discount, order_total (new module); but
 #     not bulk_discount, which "bulk discounts" states (its words, singular);
@@ -195,7 +195,11 @@ def test_history_config_errors_name_the_key(tmp_path: Path) -> None:
 #     word (a CONVENTION hypothesis);
 # C6 "Add exporters, backups, project settings and CLI help": CsvExporter, JsonExporter,
 #     write_backup; but not load_settings, which follows `load_inventory` in cli.py with the
-#     subject's word (a CONVENTION hypothesis).
+#     subject's word (a CONVENTION hypothesis);
+# C7 "Add inventory stores, marketplace listings, supplier sync, locations and stock status":
+#     JsonFileStore, AmazonListing, HttpError, make_shelf, "inventory file not found"; but
+#     not stock_status, whose words the subject says, nor StoreError, which follows
+#     `WidgetError` in errors.py with the subject's word (a CONVENTION hypothesis).
 # Each is AIRTIGHT: a name or literal the test pins that no text of the task states.
 DEMO_HISTORY = {
     "fcf806b79a50": ("AIRTIGHT", {"apply_discount", "order_total"}),
@@ -203,6 +207,8 @@ DEMO_HISTORY = {
     "49ef3851662a": ("AIRTIGHT", {"FLAT_SHIPPING_CENTS", "tax_for"}),
     "42dec223c5e8": ("AIRTIGHT", {"ACME Warehouse"}),
     "264d571b7e99": ("AIRTIGHT", {"CsvExporter", "JsonExporter", "write_backup"}),
+    "fd8163c844f0": ("AIRTIGHT", {"JsonFileStore", "AmazonListing", "HttpError", "make_shelf",
+                                  "inventory file not found"}),
 }
 
 
@@ -219,6 +225,7 @@ def test_the_demo_history_gives_the_expected_tasks_and_verdicts(tmp_path: Path) 
         assert must <= claimed[case], case
     assert "shipping_cost" not in claimed["acme__widgets-49ef3851662a"]
     assert "bulk_discount" not in claimed["acme__widgets-fcf806b79a50"]
+    assert not {"stock_status", "StoreError"} & claimed["acme__widgets-fd8163c844f0"]
     [t] = audit.sql(cfg, "select fail_to_pass, tests_derived from tasks "
                          "where case_id = 'acme__widgets-49ef3851662a'")
     assert t["tests_derived"] and t["fail_to_pass"] == [
@@ -227,9 +234,9 @@ def test_the_demo_history_gives_the_expected_tasks_and_verdicts(tmp_path: Path) 
         "tests/test_pricing.py::test_tax_for_unknown_region_is_zero"]
     report = (audit.runs / "demo-history" / "REPORT.md").read_text()
     assert "## Mined from history" in report
-    assert "6 first-parent commits walked (0 merges" in report
+    assert "7 first-parent commits walked (0 merges" in report
     assert "| a root commit: no parent to be its base | 1 |" in report
-    assert "| tests+sources | 6 | 5 | 5 | 5 |" in report
+    assert "| tests+sources | 7 | 6 | 6 | 6 |" in report
     receipt = (audit.runs / "demo-history" / "cases" / "acme__widgets-4f31aa758a50"
                / "RECEIPT.md").read_text()
     assert "- mined from commit `4f31aa758a5006e8841ba0630c3ff2a384dd4d42`" in receipt

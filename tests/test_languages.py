@@ -220,7 +220,7 @@ def test_fixture_has_every_control(name: str) -> None:
     assert any(w.startswith("test=") for w in words)
 
 
-_COMMENT_LINE = {"python": re.compile(r"\s*#")}
+_COMMENT_LINE = {"python": re.compile(r"\s*#"), "ruby": re.compile(r"\s*#")}
 _C_COMMENT_LINE = re.compile(r"\s*(//|/\*|\*)")
 
 
@@ -259,9 +259,22 @@ TEST_BLOCKS: dict[str, dict[str, tuple[int, int]]] = {
     "typescript": {"Widget renders": (89, 100), "renders": (89, 100)},
     "tsx": {"Badge shows the label": (64, 72), "shows the label": (64, 72)},
     "java": {"WidgetTest.rendersLabel": (93, 105), "WidgetTest.rejectsBadWidth": (107, 114)},
+    "rust": {"tests::renders_label": (131, 150), "tests::rejects_bad_width": (155, 161)},
+    "ruby": {"Dashboard::Widget rendering renders a label": (109, 122),
+             "Dashboard::Widget rendering when the width is negative raises": (125, 129),
+             "test_width": (135, 146)},
+    "php": {"WidgetTest::testRendersLabel": (142, 156), "WidgetTest::rejectsBadWidth": (161, 170),
+            "WidgetTest::keepsWidth": (172, 178), "widget::renders a label": (188, 193)},
+    "c": {"test_render": (123, 146), "render_fallback": (148, 157)},
+    "cpp": {"WidgetTest.RendersLabel": (136, 149), "WidgetTest.RejectsBadWidth": (151, 163)},
 }
 HELPER = {"python": "make_widget", "go": "newWidget", "javascript": "makeWidget",
-          "typescript": "makeWidget", "tsx": "renderBadge", "java": "makeWidget"}
+          "typescript": "makeWidget", "tsx": "renderBadge", "java": "makeWidget",
+          "rust": "make_widget",
+          "ruby": "make_widget",
+          "php": "makeWidget",
+          "c": "widget_new",
+          "cpp": "make_widget"}
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -320,9 +333,13 @@ def test_fstring_parts(path: str, src: str, want: tuple[str, ...]) -> None:
 GARBAGE = '}{ ((( ]] <<"unterminated \x00 )))\n\tdef class func {{{'
 
 
+# What puts a file into code: a PHP file is HTML text until `<?php`.
+CODE_OPENS = {"php": "<?php "}
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_garbage_parses_with_errors(name: str) -> None:
-    facts = analyze("x" + LANGUAGES[name].extensions[0], GARBAGE)
+    facts = analyze("x" + LANGUAGES[name].extensions[0], CODE_OPENS.get(name, "") + GARBAGE)
     assert facts is not None and facts.has_errors
 
 

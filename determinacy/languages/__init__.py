@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from importlib.metadata import PackageNotFoundError, version
 
-from determinacy.languages import ecma, go, java, python
+from determinacy.languages import c, cpp, ecma, go, java, php, python, ruby, rust
 from determinacy.languages._model import HERE, FileFacts, Language, TestBlock, Tok
 
 __all__ = ["LANGUAGES", "FileFacts", "Language", "TestBlock", "Tok", "analyze", "for_path",
@@ -19,7 +19,8 @@ __all__ = ["LANGUAGES", "FileFacts", "Language", "TestBlock", "Tok", "analyze", 
 LANGUAGES: dict[str, Language] = {
     lang.name: lang
     for lang in (python.LANGUAGE, go.LANGUAGE, ecma.JAVASCRIPT, ecma.TYPESCRIPT, ecma.TSX,
-                 java.LANGUAGE)
+                 java.LANGUAGE, rust.LANGUAGE, c.LANGUAGE, cpp.LANGUAGE, php.LANGUAGE,
+                 ruby.LANGUAGE)
 }
 _BY_EXTENSION: dict[str, Language] = {
     ext: lang for lang in LANGUAGES.values() for ext in lang.extensions

@@ -315,7 +315,10 @@ def _handed_on(node: Node, asserts: set[int], callees: set[int]) -> bool:
     call = args.parent if args is not None else None
     if call is None or args.id in asserts or call.id in asserts:
         return False
-    return call.id in callees or any(k.id in callees for k in call.children)
+    # The callee precedes its arguments: only that sibling is looked at (a macro's flat
+    # token tree may hold thousands of children).
+    before = args.prev_named_sibling
+    return call.id in callees or (before is not None and before.id in callees)
 
 
 def _inside(regions: list[Node], at: list[int]) -> list[bool]:

@@ -13,11 +13,15 @@ from typing import Protocol
 
 _OPENER = re.compile(rb'[A-Za-z]*("""|\'\'\'|"|\'|`)')
 _CLOSER = re.compile(rb'("""|\'\'\'|"|\'|`)')
-# printf verbs (`%s`, `%-5d`, `%(name)s`, Go's `%+v`) and str.format / i18n fields (`{}`,
-# `{0}`, `{name!r:>8}`); `%%` and `{{` are escapes, not placeholders.
+_SYMBOL = re.compile(rb":[A-Za-z_]\w*[?!=]?")
+# printf verbs (`%s`, `%-5d`, `%(name)s`, Go's `%+v`, C's `%ld`, `%zu`, Ruby's `%<n>s`,
+# `%{n}`) and str.format / i18n fields (`{}`, `{0}`, `{name!r:>8}`, Rust's `{:?}` and
+# `{:>w$}`); `%%` and `{{` are escapes, not placeholders.
 _PLACEHOLDER = re.compile(
-    r"%(?:\([A-Za-z_][\w.]*\))?[-#0+]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z]"
-    r"|(?<!\{)\{[\w.!:<>^=+\-#,\[\]]*\}(?!\})"
+    r"%\{[A-Za-z_]\w*\}"
+    r"|%(?:\([A-Za-z_][\w.]*\)|<[A-Za-z_]\w*>)?[-#0+]*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+    r"(?:hh|ll|[hljztLq])?[a-zA-Z]"
+    r"|(?<!\{)\{[\w.!:<>^=+\-#,\[\]?$]*\}(?!\})"
 )
 
 
@@ -52,6 +56,9 @@ def content_span(node: _Node, src: bytes) -> tuple[int, int]:
     start, end = node.start_byte, node.end_byte
     m = _OPENER.match(src, start, end)
     if m is None:
+        # A symbol (Ruby's `:name`) is the name it spells: its sigil is no part of it.
+        if _SYMBOL.fullmatch(src, start, end):
+            return start + 1, end
         return start, end
     quote = m.group(1)
     start = m.end()

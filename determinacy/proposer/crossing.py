@@ -10,7 +10,7 @@ from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import Occ
 
 # Languages without keyword arguments: a caller never spells a parameter's name.
-POSITIONAL = frozenset({"go", "java"})
+POSITIONAL = frozenset({"go", "java", "rust", "c", "cpp"})
 NOT_KEYWORD = "a parameter of a language without keyword arguments (its name is no interface)"
 
 

@@ -31,13 +31,25 @@ NOT_GRADED_ECHO = ("not graded: an expected-output file holds a literal the grad
 _PARAMS = re.compile(r"\[.*$")
 
 
+# The head of a pytest id is a file (`tests/test_x.py::...`); a Rust module path
+# (`parser::tests::name`) or a PHP class (`Tests\Unit\FooTest::testX`) is not.
+_FILE_HEAD = re.compile(r"[^:]*(/|\.[A-Za-z]\w*)(?=::)")
+
+
+def _pytest(test_id: str) -> bool:
+    return bool(_FILE_HEAD.match(test_id.strip()))
+
+
 @functools.lru_cache(maxsize=4096)  # asked for each test block of each file, per id
 def _id_parts(test_id: str) -> tuple[str, str]:
-    """(file, test name) of a FAIL_TO_PASS id; either may be ""."""
+    """(file, test name) of a FAIL_TO_PASS id; either may be "". A `::` id whose head is
+    no file is a name: a module path, or a class and its method (its namespace dropped)."""
     t = test_id.strip()
-    if "::" in t:
+    if _pytest(t):
         path, _, name = t.partition("::")
         return path, _PARAMS.sub("", name)
+    if "::" in t:
+        return "", t.rsplit("\\", 1)[-1]
     if " | " in t:
         path, _, name = t.partition(" | ")
         return path.strip(), name.strip()
@@ -123,13 +135,29 @@ class Graded:
 def _block_matches(block: str, path: str, test_id: str) -> bool:
     """Does a test block answer to a FAIL_TO_PASS id, loosely (see `_blocks`)?"""
     file, name = _id_parts(test_id)
-    if file and "::" in test_id:  # pytest: the file is exact, the name is a (Class::)test
+    if file and _pytest(test_id):  # pytest: the file is exact, the name is a (Class::)test
         return path == file and (block == name or block.split("::")[-1] == name
                                  or name.endswith("::" + block))
     if file:  # a runner naming a (built) file and a suite title: all of that file's blocks
         return True
+    if (plain := _GTEST_PARAM.fullmatch(name)) and _named(block, plain["suite"] + "."
+                                                             + plain["name"]):
+        return True
+    return _named(block, name)
+
+
+# A parametrized or typed GoogleTest id: `Inst/Suite.Name/0`, `Suite/0.Name`.
+_GTEST_PARAM = re.compile(r"(?:\w+/)?(?P<suite>\w+)(?:/\d+)?\.(?P<name>\w+)(?:/\d+)?")
+
+
+def _named(block: str, name: str) -> bool:
+    """Does a test name (no file) name this block?"""
     top = name.split("/", 1)[0]  # Go: TestX/sub; Java: Class.method or Class#method
     leaf = re.split(r"[.#]", name)[-1]
+    # A module path names a block by its tail (`crate::parser::tests::name`, block
+    # `parser::tests::name`), and a block path an id by its tail.
+    if "::" in name and (name.endswith("::" + block) or block.endswith("::" + name)):
+        return True
     return block in (name, top) or block.split(".")[-1] == leaf and bool(re.search(r"[.#]",
                                                                                   name))
 
@@ -147,7 +175,7 @@ def _blocks(test: Side, test_id: str, only: str) -> dict[str, list[Any]]:
         got = [b for b in f.tests if _block_matches(b.name, path, test_id)]
         if got:
             loose[path] = got
-        if "::" not in test_id:
+        if not _pytest(test_id):
             hit = [b for b in f.tests if b.name == name]
             if hit:
                 exact[path] = hit
@@ -179,7 +207,7 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
     for test_id in ids:
         file, _ = _id_parts(test_id)
         # A runner naming a built file (`Suite.js`) of this patch grades that file's blocks.
-        only = _stem(file) if file and "::" not in test_id and _stem(file) in stems else ""
+        only = _stem(file) if file and not _pytest(test_id) and _stem(file) in stems else ""
         todo: list[str] = []
         for path, blocks in _blocks(test, test_id, only).items():
             for b in blocks:

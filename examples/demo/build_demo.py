@@ -817,6 +817,318 @@ def test_help_lists_the_commands(capsys):
 ''',
 }
 
+# C7 gives tasks 32-48 their base: inventory stores (JSON and CSV files), listings for a
+# marketplace, the supplier's web service, storage locations, version flags and stock status
+# lines: families of names and messages for new ones to follow (or not).
+C7_FILES = {
+    "pyproject.toml": C3_FILES["pyproject.toml"].replace('version = "0.2.0"',
+                                                         'version = "0.3.0"'),
+    "widgets/__init__.py": C3_FILES["widgets/__init__.py"].replace('"0.2.0"', '"0.3.0"'),
+    "widgets/storage.py": '''\
+"""Where an inventory is kept between runs: a JSON file (what the command line uses) or a
+CSV file (what the office's spreadsheet opens)."""
+
+import csv
+import json
+from pathlib import Path
+
+from widgets.errors import WidgetError
+from widgets.inventory import Inventory, Item
+
+CSV_FIELDS = ["sku", "name", "price_cents", "quantity"]
+
+
+class StoreError(WidgetError):
+    """The stored inventory cannot be read."""
+
+
+class JsonFileStore:
+    """The inventory as one JSON document."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+
+    def load(self):
+        if not self.path.exists():
+            raise StoreError("inventory file not found")
+        return Inventory.from_dict(json.loads(self.path.read_text(encoding="utf-8")))
+
+    def save(self, inventory):
+        text = json.dumps(inventory.to_dict(), indent=2, sort_keys=True)
+        self.path.write_text(text + "\\n", encoding="utf-8")
+
+
+class CsvFileStore:
+    """The inventory as CSV, one row per item."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+
+    def load(self):
+        if not self.path.exists():
+            raise StoreError("inventory file not found")
+        with self.path.open(newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames != CSV_FIELDS:
+                raise StoreError("bad header in inventory file")
+            return Inventory([Item.from_dict(row) for row in reader])
+
+    def save(self, inventory):
+        with self.path.open("w", newline="", encoding="utf-8") as f:
+            writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+            writer.writeheader()
+            for item in inventory:
+                writer.writerow(item.to_dict())
+''',
+    "widgets/marketplaces/__init__.py": '''\
+"""Listings of our stock on other people's shops."""
+''',
+    "widgets/marketplaces/amazon/__init__.py": '''\
+"""Amazon Seller Central."""
+''',
+    "widgets/marketplaces/amazon/listing.py": '''\
+"""An item as a line of Amazon's inventory flat file (tab-separated)."""
+
+
+class AmazonListing:
+    def __init__(self, item):
+        self.item = item
+
+    def line(self):
+        price = f"{self.item.price_cents // 100}.{self.item.price_cents % 100:02d}"
+        return "\\t".join([self.item.sku, self.item.name, price, str(self.item.quantity)])
+''',
+    "widgets/sync.py": '''\
+"""Stock levels from the supplier's web service."""
+
+import json
+from urllib.request import urlopen
+
+from widgets.errors import WidgetError
+
+SUPPLIER_URL = "https://supplier.acme.example/api/v1"
+retry_limit = 3
+
+
+class SyncError(WidgetError):
+    """The supplier's service could not be reached or gave an answer we cannot use."""
+
+
+class HttpError(SyncError):
+    def __init__(self, status):
+        super().__init__(f"supplier answered with status {status}")
+        self.status = status
+
+
+class RetryError(SyncError):
+    """Every attempt timed out."""
+
+
+def is_timeout_error(exc):
+    return isinstance(exc, TimeoutError)
+
+
+def is_retry_error(exc):
+    return isinstance(exc, RetryError)
+
+
+def _get(path):
+    for _ in range(retry_limit):
+        try:
+            with urlopen(f"{SUPPLIER_URL}/{path}", timeout=10) as response:
+                if response.status != 200:
+                    raise HttpError(response.status)
+                return json.load(response)
+        except TimeoutError:
+            continue
+    raise RetryError(f"gave up after {retry_limit} attempts")
+
+
+def fetch_stock():
+    """Units the supplier has on hand, by SKU."""
+    return {row["sku"]: int(row["available"]) for row in _get("stock")}
+''',
+    "widgets/locations.py": '''\
+"""Storage locations: where in the warehouse an item is kept, and the code on its label."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Shelf:
+    aisle: int
+    level: int
+
+    @property
+    def code(self):
+        return f"S{self.aisle:02d}-{self.level}"
+
+
+@dataclass(frozen=True)
+class Pallet:
+    bay: int
+
+    @property
+    def code(self):
+        return f"P{self.bay:03d}"
+
+
+def make_shelf(aisle, level):
+    if not 1 <= level <= 6:
+        raise ValueError(f"shelf level out of range: {level}")
+    return Shelf(aisle, level)
+
+
+def make_pallet(bay):
+    return Pallet(bay)
+''',
+    "widgets/compat.py": '''\
+"""Flags for the Python versions the package branches on."""
+
+import sys
+
+PY_3_9_PLUS = sys.version_info >= (3, 9)
+PY_3_11_PLUS = sys.version_info >= (3, 11)
+PY_3_12_PLUS = sys.version_info >= (3, 12)
+''',
+    "widgets/status.py": '''\
+"""One-line stock status for the shop's web page."""
+
+from widgets.inventory import LOW_STOCK_THRESHOLD
+
+
+def stock_status(item):
+    if item.quantity <= 0:
+        return "sold out, can be back ordered from the supplier"
+    if item.quantity <= LOW_STOCK_THRESHOLD:
+        return "only a few left"
+    return "in stock"
+''',
+    "tests/test_storage.py": '''\
+import pytest
+
+from widgets.inventory import Inventory, Item
+from widgets.storage import CsvFileStore, JsonFileStore, StoreError
+
+
+def make_inventory():
+    return Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2),
+    ])
+
+
+@pytest.mark.parametrize("store", [JsonFileStore, CsvFileStore])
+def test_round_trip(tmp_path, store):
+    s = store(tmp_path / "inventory")
+    s.save(make_inventory())
+    assert s.load().to_dict() == make_inventory().to_dict()
+
+
+@pytest.mark.parametrize("store", [JsonFileStore, CsvFileStore])
+def test_missing_file(tmp_path, store):
+    with pytest.raises(StoreError, match="inventory file not found"):
+        store(tmp_path / "nowhere").load()
+
+
+def test_csv_with_a_bad_header(tmp_path):
+    path = tmp_path / "inventory.csv"
+    path.write_text("code,title\\nSPR-1,Sprocket\\n", encoding="utf-8")
+    with pytest.raises(StoreError, match="bad header"):
+        CsvFileStore(path).load()
+''',
+    "tests/test_marketplaces.py": '''\
+from widgets.inventory import Item
+from widgets.marketplaces.amazon.listing import AmazonListing
+
+
+def test_amazon_listing_line():
+    item = Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)
+    assert AmazonListing(item).line() == "SPR-1\\tSprocket\\t2.50\\t10"
+''',
+    "tests/test_sync.py": '''\
+import io
+import json
+
+import pytest
+
+from widgets import sync
+
+
+class FakeResponse(io.BytesIO):
+    def __init__(self, rows, status=200):
+        super().__init__(json.dumps(rows).encode("utf-8"))
+        self.status = status
+
+
+def test_fetch_stock(monkeypatch):
+    rows = [{"sku": "SPR-1", "available": "40"}]
+    monkeypatch.setattr(sync, "urlopen", lambda url, timeout: FakeResponse(rows))
+    assert sync.fetch_stock() == {"SPR-1": 40}
+
+
+def test_gives_up_after_the_retry_limit(monkeypatch):
+    calls = []
+
+    def time_out(url, timeout):
+        calls.append(url)
+        raise TimeoutError
+
+    monkeypatch.setattr(sync, "urlopen", time_out)
+    with pytest.raises(sync.RetryError):
+        sync.fetch_stock()
+    assert len(calls) == sync.retry_limit
+
+
+def test_error_predicates():
+    assert sync.is_timeout_error(TimeoutError())
+    assert sync.is_retry_error(sync.RetryError("no answer"))
+    assert not sync.is_retry_error(sync.HttpError(404))
+''',
+    "tests/test_locations.py": '''\
+import pytest
+
+from widgets.locations import make_pallet, make_shelf
+
+
+def test_location_codes():
+    assert make_shelf(3, 2).code == "S03-2"
+    assert make_pallet(12).code == "P012"
+
+
+def test_shelf_levels():
+    with pytest.raises(ValueError):
+        make_shelf(3, 9)
+''',
+    "tests/test_compat.py": '''\
+import sys
+
+from widgets import compat
+
+
+def test_version_flags():
+    assert compat.PY_3_9_PLUS
+    assert compat.PY_3_12_PLUS == (sys.version_info >= (3, 12))
+''',
+    "tests/test_status.py": '''\
+from widgets.inventory import Item
+from widgets.status import stock_status
+
+
+def item(quantity):
+    return Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=quantity)
+
+
+def test_in_stock():
+    assert stock_status(item(40)) == "in stock"
+    assert stock_status(item(2)) == "only a few left"
+
+
+def test_sold_out():
+    assert stock_status(item(0)) == "sold out, can be back ordered from the supplier"
+''',
+}
+
 COMMITS = [
     ("C1", "2024-01-15T09:00:00+00:00", "Initial inventory, errors and formatting", C1_FILES),
     ("C2", "2024-02-02T14:30:00+00:00", "Add pricing module with bulk discounts", C2_FILES),
@@ -827,6 +1139,10 @@ COMMITS = [
     # Appended after C5: the SHAs of C1-C5 (and so tasks 1-15) do not change.
     ("C6", "2024-06-24T13:05:00+00:00", "Add exporters, backups, project settings and CLI help",
      C6_FILES),
+    # Appended after C6: the SHAs of C1-C6 (and so tasks 1-31) do not change.
+    ("C7", "2024-08-05T10:40:00+00:00",
+     "Add inventory stores, marketplace listings, supplier sync, locations and stock status",
+     C7_FILES),
 ]
 
 # -- the tasks -------------------------------------------------------------------------------------
@@ -1953,6 +2269,595 @@ def test_read_price_overrides():
         ],
         "fail_to_pass": ["tests/test_overrides.py::test_read_price_overrides"],
     },
+    # Tasks 32-42: conventions across the package. Each new name or string crosses (or is
+    # graded) and is nowhere at base nor in the prose, but a sibling at base predicts it:
+    # a CONVENTION hypothesis, never a claim (and nothing else of the task certifies).
+    {
+        # A sibling in another file of the same folder (the package): load_inventory in cli.py.
+        "n": 32,
+        "base": "C7",
+        "problem": (
+            "There is no way back from a nightly backup: widgets.backup writes them, but "
+            "nothing reads one. Add the reverse of write_backup() to that module: given the "
+            "open backup file, return the Inventory it holds."
+        ),
+        "edits": [
+            ("widgets/backup.py", None, '''\
+
+
+def load_backup(stream):
+    """The inventory a backup written by write_backup() holds."""
+    stream.seek(0)
+    return Inventory.from_dict(json.load(stream))
+'''),
+            ("widgets/backup.py", "import json\n",
+             "import json\n\nfrom widgets.inventory import Inventory\n"),
+            ("tests/test_backup.py", "from widgets.backup import write_backup\n",
+             "from widgets.backup import load_backup, write_backup\n"),
+            ("tests/test_backup.py", None, '''\
+
+
+def test_a_backup_reads_back():
+    inv = Inventory([Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)])
+    stream = io.StringIO()
+    write_backup(inv, stream)
+    assert load_backup(stream).to_dict() == inv.to_dict()
+'''),
+        ],
+        "fail_to_pass": ["tests/test_backup.py::test_a_backup_reads_back"],
+    },
+    {
+        # A new file on a parallel path: marketplaces/etsy/listing.py beside
+        # marketplaces/amazon/listing.py, its class making the same swap.
+        "n": 33,
+        "base": "C7",
+        "problem": (
+            "We are opening a shop on Etsy. Its bulk upload takes one comma-separated line per "
+            "item: SKU, title, price in dollars without the sign, and quantity. Add what we "
+            "have for Amazon (widgets.marketplaces.amazon) for that shop too."
+        ),
+        "edits": [
+            ("widgets/marketplaces/etsy/__init__.py", None, '''\
+"""Etsy shop."""
+'''),
+            ("widgets/marketplaces/etsy/listing.py", None, '''\
+"""An item as a line of Etsy's bulk upload (comma-separated)."""
+
+
+class EtsyListing:
+    def __init__(self, item):
+        self.item = item
+
+    def line(self):
+        price = f"{self.item.price_cents // 100}.{self.item.price_cents % 100:02d}"
+        return ",".join([self.item.sku, self.item.name, price, str(self.item.quantity)])
+'''),
+            ("tests/test_marketplaces.py",
+             "from widgets.marketplaces.amazon.listing import AmazonListing\n",
+             "from widgets.marketplaces.amazon.listing import AmazonListing\n"
+             "from widgets.marketplaces.etsy.listing import EtsyListing\n"),
+            ("tests/test_marketplaces.py", None, '''\
+
+
+def test_etsy_listing_line():
+    item = Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10)
+    assert EtsyListing(item).line() == "SPR-1,Sprocket,2.50,10"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_marketplaces.py::test_etsy_listing_line"],
+    },
+    {
+        # A group's affix around a prose word: SqliteStore beside JsonFileStore, CsvFileStore.
+        "n": 34,
+        "base": "C7",
+        "problem": (
+            "The big warehouse has outgrown its JSON file. Add a store to widgets.storage "
+            "that keeps the inventory in a database file through Python's sqlite3 module, "
+            "with the same load() and save() as the file stores."
+        ),
+        "edits": [
+            ("widgets/storage.py", "import csv\nimport json\n",
+             "import csv\nimport json\nimport sqlite3\nfrom contextlib import closing\n"),
+            ("widgets/storage.py", None, '''\
+
+
+class SqliteStore:
+    """The inventory in an SQLite database, one table row per item."""
+
+    def __init__(self, path):
+        self.path = Path(path)
+
+    def load(self):
+        if not self.path.exists():
+            raise StoreError("inventory file not found")
+        with closing(sqlite3.connect(self.path)) as db:
+            rows = db.execute("SELECT sku, name, price_cents, quantity FROM items ORDER BY rowid")
+            return Inventory([Item(*row) for row in rows])
+
+    def save(self, inventory):
+        with closing(sqlite3.connect(self.path)) as db, db:
+            db.execute("DROP TABLE IF EXISTS items")
+            db.execute("CREATE TABLE items (sku TEXT PRIMARY KEY, name TEXT, "
+                       "price_cents INTEGER, quantity INTEGER)")
+            db.executemany("INSERT INTO items VALUES (?, ?, ?, ?)",
+                           [(i.sku, i.name, i.price_cents, i.quantity) for i in inventory])
+'''),
+            ("tests/test_storage.py",
+             "from widgets.storage import CsvFileStore, JsonFileStore, StoreError\n",
+             "from widgets.storage import CsvFileStore, JsonFileStore, SqliteStore, StoreError\n"),
+            ("tests/test_storage.py", None, '''\
+
+
+def test_sqlite_round_trip(tmp_path):
+    store = SqliteStore(tmp_path / "inventory.db")
+    store.save(make_inventory())
+    assert store.load().to_dict() == make_inventory().to_dict()
+'''),
+        ],
+        "fail_to_pass": ["tests/test_storage.py::test_sqlite_round_trip"],
+    },
+    {
+        # A part added whose word is a prose stem: format_money_short ("shorten").
+        "n": 35,
+        "base": "C7",
+        "problem": (
+            "The dashboard tiles have little room for money amounts. Add a helper to "
+            "widgets.formatting that shortens an amount to one decimal with a k (thousands) "
+            "or M (millions) suffix; amounts under a thousand dollars stay as they are."
+        ),
+        "edits": [
+            ("widgets/formatting.py", None, '''\
+
+
+def format_money_short(cents, currency="USD"):
+    """An amount for a dashboard tile: $1.2M, $45.0k, $999.00."""
+    symbol = CURRENCY_SYMBOLS.get(currency, "")
+    for suffix, size in (("M", 100_000_000), ("k", 100_000)):
+        if abs(cents) >= size:
+            return f"{symbol}{cents / size:.1f}{suffix}"
+    return format_money(cents, currency)
+'''),
+            ("tests/test_formatting.py",
+             "from widgets.formatting import colorize, format_money, format_table\n",
+             "from widgets.formatting import colorize, format_money, format_money_short, "
+             "format_table\n"),
+            ("tests/test_formatting.py", None, '''\
+
+
+def test_short_money_for_the_dashboard():
+    assert format_money_short(123456789) == "$1.2M"
+    assert format_money_short(4500000) == "$45.0k"
+    assert format_money_short(99900) == "$999.00"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_formatting.py::test_short_money_for_the_dashboard"],
+    },
+    {
+        # A message on a sibling literal's shape, its other words the prose's.
+        "n": 36,
+        "base": "C7",
+        "problem": (
+            "CsvFileStore.load() crashes with a TypeError on a row whose quantity is missing "
+            "(a line the spreadsheet cut short). It should refuse such a row with StoreError, "
+            "as it refuses a bad header."
+        ),
+        "edits": [
+            ("widgets/storage.py",
+             "            return Inventory([Item.from_dict(row) for row in reader])\n",
+             "            items = []\n"
+             "            for row in reader:\n"
+             "                if not row[\"quantity\"]:\n"
+             "                    raise StoreError(\"missing quantity in inventory row\")\n"
+             "                items.append(Item.from_dict(row))\n"
+             "            return Inventory(items)\n"),
+            ("tests/test_storage.py", None, '''\
+
+
+def test_csv_row_without_a_quantity(tmp_path):
+    path = tmp_path / "inventory.csv"
+    path.write_text("sku,name,price_cents,quantity\\nSPR-1,Sprocket,250\\n", encoding="utf-8")
+    with pytest.raises(StoreError, match="missing quantity in inventory row"):
+        CsvFileStore(path).load()
+'''),
+        ],
+        "fail_to_pass": ["tests/test_storage.py::test_csv_row_without_a_quantity"],
+    },
+    {
+        # A base literal extended with a prose word (and glue): "inventory file not found".
+        "n": 37,
+        "base": "C7",
+        "problem": (
+            "JsonFileStore.load() fails with a JSONDecodeError on an empty file (the office's "
+            "sync tool sometimes leaves one behind). Treat it like a missing file: raise "
+            "StoreError, and let the message say that the file may be empty."
+        ),
+        "edits": [
+            ("widgets/storage.py",
+             "        if not self.path.exists():\n"
+             "            raise StoreError(\"inventory file not found\")\n"
+             "        return Inventory.from_dict(json.loads(self.path.read_text("
+             "encoding=\"utf-8\")))\n",
+             "        text = self.path.read_text(encoding=\"utf-8\") if self.path.exists() "
+             "else \"\"\n"
+             "        if not text.strip():\n"
+             "            raise StoreError(\"inventory file not found or empty\")\n"
+             "        return Inventory.from_dict(json.loads(text))\n"),
+            ("tests/test_storage.py", None, '''\
+
+
+def test_an_empty_json_file(tmp_path):
+    path = tmp_path / "inventory.json"
+    path.write_text("", encoding="utf-8")
+    with pytest.raises(StoreError, match="inventory file not found or empty"):
+        JsonFileStore(path).load()
+'''),
+        ],
+        "fail_to_pass": ["tests/test_storage.py::test_an_empty_json_file"],
+    },
+    {
+        # A group's affix carried onto a name the base defines: is_http_error beside
+        # is_timeout_error and is_retry_error, with the class HttpError at base.
+        "n": 38,
+        "base": "C7",
+        "problem": (
+            "The supplier sync retries every failure, even when the supplier's server did "
+            "answer, with an error status: a 404 does not go away by asking again. Add a "
+            "predicate to widgets.sync for those failures, like the ones it has for timeouts "
+            "and retries, so the nightly job can give up on them at once."
+        ),
+        "edits": [
+            ("widgets/sync.py",
+             "def is_retry_error(exc):\n    return isinstance(exc, RetryError)\n",
+             "def is_retry_error(exc):\n    return isinstance(exc, RetryError)\n\n\n"
+             "def is_http_error(exc):\n    return isinstance(exc, HttpError)\n"),
+            ("tests/test_sync.py", None, '''\
+
+
+def test_a_status_answer_is_told_apart():
+    assert sync.is_http_error(sync.HttpError(404))
+    assert not sync.is_http_error(TimeoutError())
+'''),
+        ],
+        "fail_to_pass": ["tests/test_sync.py::test_a_status_answer_is_told_apart"],
+    },
+    {
+        # A numbered family completed inside its range: PY_3_10_PLUS beside 9, 11 and 12.
+        "n": 39,
+        "base": "C7",
+        "problem": (
+            "format_table() silently drops the cells of a row that is longer than its "
+            "headers. Where the running Python has zip()'s strict mode, use it so that such "
+            "a row raises ValueError. widgets.compat has flags for the versions we branch "
+            "on, but none yet for the one that added strict mode."
+        ),
+        "edits": [
+            ("widgets/compat.py", "PY_3_11_PLUS = ",
+             "PY_3_10_PLUS = sys.version_info >= (3, 10)\nPY_3_11_PLUS = "),
+            ("widgets/formatting.py",
+             "from widgets.errors import UnsupportedCurrencyError\n",
+             "from widgets.compat import PY_3_10_PLUS\n"
+             "from widgets.errors import UnsupportedCurrencyError\n"),
+            ("widgets/formatting.py",
+             "        cells = [cell.ljust(width) for cell, width in zip(row, widths)]\n",
+             "        pairs = zip(row, widths, strict=True) if PY_3_10_PLUS else zip(row, widths)\n"
+             "        cells = [cell.ljust(width) for cell, width in pairs]\n"),
+            ("tests/test_compat.py", None, '''\
+
+
+def test_the_flag_for_zip_strict_mode():
+    assert compat.PY_3_10_PLUS == (sys.version_info >= (3, 10))
+'''),
+        ],
+        "fail_to_pass": ["tests/test_compat.py::test_the_flag_for_zip_strict_mode"],
+    },
+    {
+        # A group's affix carried onto a name the gold defines and the test uses:
+        # make_storage_bin beside make_shelf and make_pallet, with the new StorageBin (which
+        # the prose states: "storage bins").
+        "n": 40,
+        "base": "C7",
+        "problem": (
+            "Small parts are kept in numbered storage bins on the shelves, and "
+            "widgets.locations should know them: a location for a slot on a shelf, with a "
+            "factory as the other locations have. Its code is the shelf's code followed by "
+            "-B and the slot number."
+        ),
+        "edits": [
+            ("widgets/locations.py", None, '''\
+
+
+@dataclass(frozen=True)
+class StorageBin:
+    shelf: Shelf
+    slot: int
+
+    @property
+    def code(self):
+        return f"{self.shelf.code}-B{self.slot}"
+
+
+def make_storage_bin(aisle, level, slot):
+    return StorageBin(make_shelf(aisle, level), slot)
+'''),
+            ("tests/test_locations.py", "from widgets.locations import make_pallet, make_shelf\n",
+             "from widgets.locations import StorageBin, make_pallet, make_shelf, "
+             "make_storage_bin\n"),
+            ("tests/test_locations.py", None, '''\
+
+
+def test_a_bin_on_a_shelf():
+    b = make_storage_bin(3, 2, 7)
+    assert isinstance(b, StorageBin)
+    assert b.code == "S03-2-B7"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_locations.py::test_a_bin_on_a_shelf"],
+    },
+    {
+        # A definition the gold removes, back with other letter case: retry_limit renamed
+        # RETRY_LIMIT.
+        "n": 41,
+        "base": "C7",
+        "problem": (
+            "widgets.sync keeps a setting in a lower-case module variable. PEP 8 spells "
+            "module constants in capitals, and the linter now flags it: rename it so, "
+            "keeping its value, and update what reads it."
+        ),
+        "edits": [
+            ("widgets/sync.py", "retry_limit = 3\n", "RETRY_LIMIT = 3\n"),
+            ("widgets/sync.py", "    for _ in range(retry_limit):\n",
+             "    for _ in range(RETRY_LIMIT):\n"),
+            ("widgets/sync.py", '    raise RetryError(f"gave up after {retry_limit} attempts")\n',
+             '    raise RetryError(f"gave up after {RETRY_LIMIT} attempts")\n'),
+            ("tests/test_sync.py", "    assert len(calls) == sync.retry_limit\n",
+             "    assert len(calls) == sync.RETRY_LIMIT\n"),
+        ],
+        "fail_to_pass": ["tests/test_sync.py::test_gives_up_after_the_retry_limit"],
+    },
+    {
+        # A base string respelled as the prose spells it: "back ordered" -> "back-ordered".
+        "n": 42,
+        "base": "C7",
+        "problem": (
+            "The style guide of the marketing team writes back-ordered with a hyphen, and "
+            "the status line the shop's page shows for a sold-out item should too."
+        ),
+        "edits": [
+            ("widgets/status.py", '"sold out, can be back ordered from the supplier"',
+             '"sold out, can be back-ordered from the supplier"'),
+            ("tests/test_status.py",
+             '    assert stock_status(item(0)) == "sold out, can be back ordered from the '
+             'supplier"\n',
+             '    assert stock_status(item(0)) == "sold out, can be back-ordered from the '
+             'supplier"\n'),
+        ],
+        "fail_to_pass": ["tests/test_status.py::test_sold_out"],
+    },
+    # Tasks 43-46: constants a test grades in ways easy to miss, each certified.
+    {
+        # A parametrized test's id cut short by the benchmark (no closing `]`): the test it
+        # names (in a file no other FAIL_TO_PASS id reaches) still grades handling_fee.
+        "n": 43,
+        "base": "C7",
+        "problem": (
+            "Orders shipped to Europe pay an extra fee for the customs paperwork, on top of "
+            "the flat shipping rate. Let `shipping_cost()` take the destination region as a "
+            "second argument and add that fee for the EU regions (4.50 dollars); other "
+            "regions, and a call without a region, keep the flat rate."
+        ),
+        "edits": [
+            ("widgets/pricing.py",
+             "def shipping_cost(subtotal_cents):\n    return FLAT_SHIPPING_CENTS\n",
+             "# Customs paperwork for shipments to the EU, in cents.\n"
+             "EU_REGIONS = (\"eu-west\", \"eu-north\", \"eu-south\")\n\n\n"
+             "def handling_fee(region):\n"
+             "    return 450 if region in EU_REGIONS else 0\n\n\n"
+             "def shipping_cost(subtotal_cents, region=None):\n"
+             "    return FLAT_SHIPPING_CENTS + handling_fee(region)\n"),
+            ("tests/test_pricing.py", None, '''\
+
+
+def test_shipping_cost_outside_the_eu():
+    assert shipping_cost(1000, "us-east") == FLAT_SHIPPING_CENTS
+'''),
+            ("tests/test_customs.py", None, '''\
+import pytest
+
+from widgets.formatting import format_money
+from widgets.pricing import handling_fee
+
+
+@pytest.mark.parametrize(("region", "fee"), [("eu-west", "$4.50"), ("eu-north", "$4.50")])
+def test_handling_fee(region, fee):
+    assert format_money(handling_fee(region)) == fee
+'''),
+        ],
+        "fail_to_pass": ["tests/test_pricing.py::test_shipping_cost_outside_the_eu",
+                         "tests/test_customs.py::test_handling_fee[eu-we"],
+    },
+    {
+        # An expected message built in a local, then asserted.
+        "n": 44,
+        "base": "C7",
+        "problem": (
+            "`widgets value` on a new, empty inventory prints $0.00, which the office reads "
+            "as a bug. For an inventory without any item it should print a line saying so "
+            "instead, and still exit with 0."
+        ),
+        "edits": [
+            ("widgets/cli.py",
+             "    elif args.command == \"value\":\n"
+             "        print(format_money(inventory.total_value(), args.currency))\n",
+             "    elif args.command == \"value\":\n"
+             "        if not len(inventory):\n"
+             "            print(\"the inventory file has no items yet\")\n"
+             "        else:\n"
+             "            print(format_money(inventory.total_value(), args.currency))\n"),
+            ("tests/test_cli.py", None, '''\
+
+
+def test_value_of_an_empty_inventory(tmp_path, capsys):
+    expected = "the inventory file has no items yet"
+    assert main(["--file", str(tmp_path / "new.json"), "value"]) == 0
+    assert capsys.readouterr().out.strip() == expected
+'''),
+        ],
+        "fail_to_pass": ["tests/test_cli.py::test_value_of_an_empty_inventory"],
+    },
+    {
+        # A gold function the test names only in a mock.patch target, outside any assert.
+        "n": 45,
+        "base": "C7",
+        "problem": (
+            "Add `refresh_prices(inventory)` to widgets.sync: it asks the supplier's web "
+            "service for its current price list (the `prices` endpoint, rows with `sku` and "
+            "`price_cents`) and sets the price of every item the supplier lists; the other "
+            "items keep theirs. Keep the network call in its own function, as for stock."
+        ),
+        "edits": [
+            ("widgets/sync.py", None, '''\
+
+
+def fetch_supplier_prices():
+    """The supplier's current prices in cents, by SKU."""
+    return {row["sku"]: int(row["price_cents"]) for row in _get("prices")}
+
+
+def refresh_prices(inventory):
+    prices = fetch_supplier_prices()
+    for item in inventory:
+        if item.sku in prices:
+            item.price_cents = prices[item.sku]
+'''),
+            ("tests/test_sync.py", "import io\nimport json\n",
+             "import io\nimport json\nfrom unittest import mock\n"),
+            ("tests/test_sync.py", "from widgets import sync\n",
+             "from widgets import sync\nfrom widgets.inventory import Inventory, Item\n"),
+            ("tests/test_sync.py", None, '''\
+
+
+def test_refresh_prices_takes_the_supplier_prices():
+    inv = Inventory([
+        Item(sku="SPR-1", name="Sprocket", price_cents=250, quantity=10),
+        Item(sku="GEAR-9", name="Gear", price_cents=1000, quantity=2),
+    ])
+    with mock.patch("widgets.sync.fetch_supplier_prices", return_value={"SPR-1": 199}):
+        sync.refresh_prices(inv)
+    assert [item.price_cents for item in inv] == [199, 1000]
+'''),
+        ],
+        "fail_to_pass": ["tests/test_sync.py::test_refresh_prices_takes_the_supplier_prices"],
+    },
+    {
+        # A literal the test compares (`if ... != "...": raise AssertionError(...)`).
+        "n": 46,
+        "base": "C7",
+        "problem": (
+            "Invoices for regions where `tax_for()` charges nothing should carry a short "
+            "note saying so. Add `tax_note(region)` to widgets.pricing: that note for such a "
+            "region, an empty string for the others."
+        ),
+        "edits": [
+            ("widgets/pricing.py", None, '''\
+
+
+def tax_note(region):
+    return "" if region in TAX_RATES else "no sales tax collected"
+'''),
+            ("tests/test_pricing.py", "    tax_for,\n", "    tax_for,\n    tax_note,\n"),
+            ("tests/test_pricing.py", None, '''\
+
+
+def test_tax_note():
+    assert tax_note("CA") == ""
+    note = tax_note("ZZ")
+    if note != "no sales tax collected":
+        raise AssertionError(f"unexpected note: {note!r}")
+'''),
+        ],
+        "fail_to_pass": ["tests/test_pricing.py::test_tax_note"],
+    },
+    # Tasks 47-48: a literal both patches have that grades nothing.
+    {
+        # A literal the test feeds in and then hands to a call inside its assertion.
+        "n": 47,
+        "base": "C7",
+        "problem": (
+            "Counter staff and the web shop both set units aside for customers. Add "
+            "`Inventory.reserve(sku, qty, order)` and `Inventory.reserved(order)`, a dict "
+            "from SKU to the units set aside for that order. Counter sales have no order "
+            "number: let the order default to one for them."
+        ),
+        "edits": [
+            ("widgets/inventory.py", "LOW_STOCK_THRESHOLD = 5\n",
+             "LOW_STOCK_THRESHOLD = 5\n# The order counter sales are reserved under.\n"
+             "WALK_IN = \"walk-in\"\n"),
+            ("widgets/inventory.py",
+             "    def set_price(self, sku, price_cents):\n",
+             "    def reserve(self, sku, qty, order=WALK_IN):\n"
+             "        self.get(sku)\n"
+             "        held = self.__dict__.setdefault(\"_reserved\", {}).setdefault(order, {})\n"
+             "        held[sku] = held.get(sku, 0) + qty\n\n"
+             "    def reserved(self, order=WALK_IN):\n"
+             "        return dict(self.__dict__.get(\"_reserved\", {}).get(order, {}))\n\n"
+             "    def set_price(self, sku, price_cents):\n"),
+            ("tests/test_inventory.py", None, '''\
+
+
+def test_reservations_are_kept_per_order():
+    inv = make_inventory()
+    inv.reserve("SPR-1", 2, "walk-in")
+    inv.reserve("GEAR-9", 1, "web-1042")
+    assert inv.reserved("walk-in") == {"SPR-1": 2}
+'''),
+        ],
+        "fail_to_pass": ["tests/test_inventory.py::test_reservations_are_kept_per_order"],
+    },
+    {
+        # A literal the gold writes only in its documentation (website/docs/*.mdx).
+        "n": 48,
+        "base": "C7",
+        "problem": (
+            "Support keeps asking people which release they run. Add a `--version` option "
+            "to the command line that prints the program's name and version and exits, and "
+            "document it on the website's command line page."
+        ),
+        "edits": [
+            ("widgets/cli.py",
+             "from widgets.formatting import colorize, format_money, format_table\n",
+             "from widgets import __version__\n"
+             "from widgets.formatting import colorize, format_money, format_table\n"),
+            ("widgets/cli.py", '    sub = parser.add_subparsers(dest="command", required=True)\n',
+             '    parser.add_argument("--version", action="version",\n'
+             '                        version=f"%(prog)s {__version__}")\n'
+             '    sub = parser.add_subparsers(dest="command", required=True)\n'),
+            ("website/docs/cli.mdx", None, """\
+---
+title: Command line
+---
+
+## Which version
+
+`widgets --version` prints the program's name and its version, then exits:
+
+```console
+$ widgets --version
+widgets 0.3.0
+```
+"""),
+            ("tests/test_cli.py", None, '''\
+
+
+def test_version_option(capsys):
+    try:
+        main(["--version"])
+    except SystemExit as stop:
+        assert stop.code == 0
+    assert capsys.readouterr().out.strip() == "widgets 0.3.0"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_cli.py::test_version_option"],
+    },
 ]
 
 # Hand-written expectations (strict policy = the demo.toml default; lenient skips test paths at
@@ -2054,7 +2959,7 @@ EXPECTED_BY_N = {
         "why": "export_csv and the header 'sku,name,price,quantity' are quoted in the prose; "
                "price_cents, sku and quantity exist at base and cross no DefUse boundary.",
     },
-    # Tasks 16-30: "receipt_shows" lists text RECEIPT.md must contain (why a constant did or
+    # Tasks 16-48: "receipt_shows" lists text RECEIPT.md must contain (why a constant did or
     # did not certify); "receipt_lacks", text it must not.
     16: {
         "verdict": "NO_CLAIM", "constants": [],
@@ -2198,6 +3103,176 @@ EXPECTED_BY_N = {
                "not write that very file passes (SPR-1 is at base, which does not matter: "
                "the file is still missing). A broken task, counted apart from AIRTIGHT.",
     },
+    # Tasks 32-42: a convention predicts the new name or string (the receipt's CONVENTION
+    # line names the sibling and how the constant follows it); nothing certifies.
+    32: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `load_backup` | identifier | CONVENTION (hypothesis): "
+                          "`load_inventory` at widgets/cli.py:29 with one part replaced by "
+                          "`backup`, a word of the prose |"],
+        "why": "load_backup (new in widgets/backup.py, called by the test) follows "
+               "load_inventory in cli.py, another module of the same package, with the "
+               "prose's word backup in place of inventory. write_backup, in backup.py itself, "
+               "would need the word load, which the prose never says.",
+    },
+    33: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `EtsyListing` | identifier | CONVENTION (hypothesis): "
+                          "`AmazonListing` at widgets/marketplaces/amazon/listing.py:4 with "
+                          "one part replaced by `etsy`, a word of the prose |"],
+        "why": "The gold's new widgets/marketplaces/etsy/listing.py sits on a parallel path "
+               "to widgets/marketplaces/amazon/listing.py (one folder word swapped), and its "
+               "class EtsyListing makes the same swap in AmazonListing; the prose says Etsy.",
+    },
+    34: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `SqliteStore` | identifier | CONVENTION (hypothesis): "
+                          "`JsonFileStore` at widgets/storage.py:18 with `Sqlite` around the "
+                          "affix they share, a word of the prose |"],
+        "why": "JsonFileStore and CsvFileStore share the affix Store; SqliteStore is that "
+               "affix around the prose's word sqlite (from 'sqlite3'). load and save are in "
+               "the prose.",
+    },
+    35: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `format_money_short` | identifier | CONVENTION (hypothesis): "
+                          "`format_money` at widgets/formatting.py:20 with `short` added, a "
+                          "word of the prose |"],
+        "why": "format_money_short is format_money with one part added, short, whose stem "
+               "the prose's 'shortens' shares.",
+    },
+    36: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `missing quantity in inventory row` | string | CONVENTION "
+                          "(hypothesis): `bad header in inventory file` at "
+                          "widgets/storage.py:46 with its words replaced by `missing quantity "
+                          "row`, a word of the prose |"],
+        "why": "The new message has the shape of storage.py's 'bad header in inventory file' "
+               "(the same punctuation, 'in inventory' kept) with its other words the prose's: "
+               "missing, quantity, row.",
+    },
+    37: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `inventory file not found or empty` | string | CONVENTION "
+                          "(hypothesis): `inventory file not found` at widgets/storage.py:26 "
+                          "with `or empty` added, a word of the prose |"],
+        "why": "The new message is the base literal 'inventory file not found' extended with "
+               "glue (or) and the prose's word empty.",
+    },
+    38: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `is_http_error` | identifier | CONVENTION (hypothesis): "
+                          "`is_timeout_error` at widgets/sync.py:26 with `http_error` around the "
+                          "affix they share, a name the base has beside it at "
+                          "widgets/sync.py:16 |"],
+        "why": "is_timeout_error and is_retry_error share the affix is_..._error, and "
+               "is_http_error carries it onto HttpError, a class sync.py defines at base. The "
+               "prose never says HTTP: the word comes from the base, not the prose.",
+    },
+    39: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `PY_3_10_PLUS` | identifier | CONVENTION (hypothesis): "
+                          "`PY_3_9_PLUS` at widgets/compat.py:5 with one part replaced by "
+                          "`10`, a number inside the family's range (9 to 12) |"],
+        "why": "compat.py has PY_3_9_PLUS, PY_3_11_PLUS and PY_3_12_PLUS; PY_3_10_PLUS "
+               "completes the numbered family inside its range. The prose names no version.",
+    },
+    40: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `make_storage_bin` | identifier | CONVENTION (hypothesis): "
+                          "`make_shelf` at widgets/locations.py:25 with `storage_bin` around the "
+                          "affix they share, a name the gold defines at widgets/locations.py:36 |"],
+        "why": "make_shelf and make_pallet share the affix make_; make_storage_bin carries it "
+               "onto StorageBin, a class the gold defines and the test uses too. The prose "
+               "states StorageBin ('storage bins') but never gives storage_bin as a word.",
+    },
+    41: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `RETRY_LIMIT` | identifier | CONVENTION (hypothesis): "
+                          "`retry_limit` at widgets/sync.py:9 differs only in case |"],
+        "why": "The gold removes retry_limit and defines RETRY_LIMIT: a case-only rename of "
+               "a definition of its own file. The prose asks for capitals but never says "
+               "retry limit.",
+    },
+    42: {
+        "verdict": "CONVENTION", "constants": [],
+        "lenient_verdict": "CONVENTION", "lenient_constants": [],
+        "receipt_shows": ["| `sold out, can be back-ordered from the supplier` | string | "
+                          "CONVENTION (hypothesis): `sold out, can be back ordered from the "
+                          "supplier` at widgets/status.py:8 spelled `back-ordered`, a word of "
+                          "the prose |"],
+        "why": "The status line the test pins is status.py's base literal respelled as the "
+               "prose spells back-ordered; the prose never quotes the line.",
+    },
+    # Tasks 43-46: constants graded in ways easy to miss, each certified.
+    43: {
+        "verdict": "AIRTIGHT", "constants": ["handling_fee"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["handling_fee"],
+        "receipt_shows": ["| `handling_fee` | identifier | CERTIFIED |"],
+        "why": "handling_fee is used only in tests/test_customs.py, whose FAIL_TO_PASS id the "
+               "benchmark cut short ('test_handling_fee[eu-we', no closing bracket): the id "
+               "still names the parametrized test. The prose speaks of an extra fee, never of "
+               "a handling fee.",
+    },
+    44: {
+        "verdict": "AIRTIGHT", "constants": ["the inventory file has no items yet"],
+        "lenient_verdict": "AIRTIGHT",
+        "lenient_constants": ["the inventory file has no items yet"],
+        "receipt_shows": ["| `the inventory file has no items yet` | string | CERTIFIED |"],
+        "why": "The test builds the expected line in a local (expected = '...') and asserts "
+               "the output equals it: the literal is asserted. The prose only asks for a line "
+               "saying the inventory is empty.",
+    },
+    45: {
+        "verdict": "AIRTIGHT", "constants": ["fetch_supplier_prices"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["fetch_supplier_prices"],
+        "receipt_shows": ["| `fetch_supplier_prices` | identifier | CERTIFIED |"],
+        "why": "The test names the gold's new fetch_supplier_prices only in its "
+               "mock.patch('widgets.sync.fetch_supplier_prices', ...) target, outside any "
+               "assert: a string naming what the gold defines is a use, and a fix that names "
+               "its network call otherwise fails. refresh_prices is in the prose.",
+    },
+    46: {
+        "verdict": "AIRTIGHT", "constants": ["no sales tax collected"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["no sales tax collected"],
+        "receipt_shows": ["| `no sales tax collected` | string | CERTIFIED |"],
+        "why": "The test compares the note with the literal (if note != '...': raise "
+               "AssertionError(...)): a literal a test compares is asserted. tax_note is in "
+               "the prose; its wording is not.",
+    },
+    # Tasks 47-48: a literal both patches have that grades nothing.
+    47: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["| `walk-in` | string | not graded: the test asserts only what the "
+                          "code did with a literal the test itself fed in"],
+        "why": "'walk-in' is the gold's default order and nowhere at base nor in the prose, "
+               "but the test feeds it in (reserve(..., 'walk-in')) and then hands it to "
+               "reserved('walk-in') inside its assertion: the test reads back its own input. "
+               "reserve and reserved are in the prose.",
+    },
+    48: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["## Mechanical tier: no certified constant",
+                          "| `--version` | string | not graded: a literal the graded test "
+                          "only feeds in"],
+        "receipt_lacks": ["`widgets 0.3.0`"],
+        "why": "The test asserts 'widgets 0.3.0', which the gold writes only in "
+               "website/docs/cli.mdx (its code builds it from %(prog)s and __version__): "
+               "documentation is no code the solver writes, so the literal is never a "
+               "candidate. --version is in the prose, and only fed in.",
+    },
 }
 
 # What `determinacy run examples/demo.toml --agent "python examples/demo/recorded_agent.py"`
@@ -2239,7 +3314,7 @@ AGENT_EXPECTED_BY_N = {
                         "money, Inventory.to_dict() keeps cents) is refuted by the recorded "
                         "refuter (comparable=false): a contested hypothesis, and no other "
                         "witness verifies."),
-    # Tasks 16-31 have no recorded answers: the recorded agent answers {} ("no proposal").
+    # Tasks 16-48 have no recorded answers: the recorded agent answers {} ("no proposal").
     **{n: ("NO_CLAIM", "No recorded answers: the screen lists no behavior, so the agent tiers "
                        "add nothing to the mechanical NO_CLAIM.") for n in range(16, 25)},
     25: ("CONVENTION", "No recorded answers: the agent tiers add nothing to the mechanical "
@@ -2247,6 +3322,12 @@ AGENT_EXPECTED_BY_N = {
     **{n: ("AIRTIGHT", "No recorded answers: the mechanical tier's certified constant stands.")
        for n in range(26, 31)},
     31: ("GOLD-TEST-DATA", "No recorded answers: the mechanical tier's test-data claim stands."),
+    **{n: ("CONVENTION", "No recorded answers: the agent tiers add nothing to the mechanical "
+                         "CONVENTION hypothesis.") for n in range(32, 43)},
+    **{n: ("AIRTIGHT", "No recorded answers: the mechanical tier's certified constant stands.")
+       for n in range(43, 47)},
+    **{n: ("NO_CLAIM", "No recorded answers: the screen lists no behavior, so the agent tiers "
+                       "add nothing to the mechanical NO_CLAIM.") for n in (47, 48)},
 }
 
 
@@ -2358,6 +3439,22 @@ def run_pytest(cwd: Path, ids: list[str]) -> int:
     return proc.returncode
 
 
+def pytest_ids(cwd: Path, ids: list[str]) -> list[str]:
+    """FAIL_TO_PASS as pytest takes it: a parametrized id that the benchmark cut short (no
+    closing `]`, as some do) stands for the collected ids it begins (itself if none does)."""
+    out = []
+    for test_id in ids:
+        if "[" not in test_id or test_id.endswith("]"):
+            out.append(test_id)
+            continue
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "--collect-only",
+                               "-p", "no:cacheprovider", test_id.split("[", 1)[0]],
+                              cwd=cwd, capture_output=True, text=True)
+        out += [line for line in proc.stdout.splitlines() if line.startswith(test_id)] \
+            or [test_id]
+    return out
+
+
 def check(rows: list[dict]) -> bool:
     ok = True
     with tempfile.TemporaryDirectory(prefix="widgets-check-") as tmp:
@@ -2378,9 +3475,12 @@ def check(rows: list[dict]) -> bool:
             git(clone, "apply", "--check", str(test))
             base_suite = run_pytest(clone, [])
             git(clone, "apply", str(test))
-            before = run_pytest(clone, row["FAIL_TO_PASS"])
+            git(clone, "apply", str(gold))  # collected with the fix: its tests import it
+            ids = pytest_ids(clone, row["FAIL_TO_PASS"])
+            git(clone, "apply", "-R", str(gold))
+            before = run_pytest(clone, ids)
             git(clone, "apply", str(gold))
-            after = run_pytest(clone, row["FAIL_TO_PASS"])
+            after = run_pytest(clone, ids)
             full = run_pytest(clone, [])
             good = base_suite == 0 and before != 0 and after == 0 and full == 0
             ok &= good
