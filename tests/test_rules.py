@@ -1276,6 +1276,23 @@ CASES += [
                  "        Badge.packRegion();\n    }\n}\n"}),
 ]
 
+# gofmt realigns a struct's fields when a longer name joins them: the re-laid lines still
+# hold the base's names (siblings), and only the new ones are new.
+_RELAID_BASE = "type Global struct {\n    SlackURL     string\n    SlackURLFile string\n}\n"
+CASES += [
+    Case("convention-relaid", "go", "",
+         "func TestNew(t *testing.T) {\n    g := Global{}\n"
+         '    assert.Equal(t, "", g.MattermostURL+g.MattermostURLFile+g.QuotaLimit)\n}\n',
+         (("positive", "MattermostURLFile", Want(convention="a word of the prose")),
+          ("negative", "QuotaLimit", Want(convention=""))),
+         at_base=_RELAID_BASE,
+         edits=((_RELAID_BASE,
+                 "type Global struct {\n    SlackURL          string\n"
+                 "    SlackURLFile      string\n    MattermostURL     string\n"
+                 "    MattermostURLFile string\n    QuotaLimit        string\n}\n"),),
+         prose="Send notifications to a Mattermost URL."),
+]
+
 # Languages whose matrix lives beside this file as plain data (`tests/rules_<lang>.py`): a
 # SCAFFOLD (`src`, `test`, `files` with MARKs, `f2p`) and CASES of (rule, gold, test,
 # [(suffix, constant, Want fields)], Case fields).

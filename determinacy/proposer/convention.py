@@ -112,7 +112,7 @@ class Defs:
         self.gold, self.test, self.diffs, self.read = gold, test, diffs, read
         self.mirrors = list(mirrors)
         self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
-        self._base: dict[str, list[Any]] | None = None
+        self._base: dict[str, list[tuple[Any, int]]] | None = None
         self._names: dict[str, set[str]] = {}
         self._texts: dict[str, str | None] = {}
         # Syntax facts of base files, each parsed once, and only for a name or string that
@@ -165,15 +165,29 @@ class Defs:
                     return True
         return False
 
-    def _base_defs(self) -> dict[str, list[Any]]:
-        """path -> definitions on lines the gold did not add (so they exist at base)."""
+    def _base_defs(self) -> dict[str, list[tuple[Any, int]]]:
+        """path -> (definition, its base line) for the definitions that exist at base: on
+        lines the gold did not add, or on lines it only re-laid (the same text, blanks
+        aside: gofmt realigns a struct's fields when one longer name is added)."""
         if self._base is None:
             self._base = {}
             for path, f in self.gold.facts.items():
                 img = self.gold.images[path]
-                if not img.fragment and not img.new_file:
-                    self._base[path] = [t for t in f.tokens if t.role == "def"
-                                        and t.line not in img.added]
+                if img.fragment or img.new_file:
+                    continue
+                fd = self.diffs[path]
+                relaid = _relaid(fd)
+                lines = img.text.split("\n")
+                out = []
+                for t in f.tokens:
+                    if t.role != "def":
+                        continue
+                    if t.line not in img.added:
+                        out.append((t, base_line(fd, t.line)))
+                    elif 0 < t.line <= len(lines) and (
+                            old := relaid.get(" ".join(lines[t.line - 1].split()))):
+                        out.append((t, old))
+                self._base[path] = out
         return self._base
 
     def _removed_defs(self, path: str, mine: list[str]) -> list[Any]:
@@ -196,10 +210,9 @@ class Defs:
         folder = d.path.rpartition("/")[0]
         for path, toks in self._base_defs().items():
             if path == d.path or path.rpartition("/")[0] == folder:
-                fd = self.diffs[path]
-                for t in toks:
+                for t, line in toks:
                     if (t.decl, t.scope, t.owner) == group:
-                        yield t, f"{self._at_base(path)}:{base_line(fd, t.line)}"
+                        yield t, f"{self._at_base(path)}:{line}"
         mine = words(d.value)
         for path in self.mirrors:
             if path.rpartition("/")[0] != folder and not named_after(d.path, path) and not (
@@ -236,20 +249,18 @@ class Defs:
                     out[t.value] = Sibling(name=t.value, word=word,
                                            at=f"{self._at_base(d.path)}:{t.line}")
         for path, toks in self._base_defs().items():
-            fd = self.diffs[path]
-            for t in toks:
+            for t, line in toks:
                 if t.value != d.value and t.value.casefold() == d.value.casefold():
-                    out.setdefault(t.value, Sibling(
-                        name=t.value, at=f"{self._at_base(path)}:{base_line(fd, t.line)}"))
+                    out.setdefault(t.value, Sibling(name=t.value,
+                                                    at=f"{self._at_base(path)}:{line}"))
         for sib in self._case_renamed(d):
             out.setdefault(sib.name, sib)
         members = [(t, at) for t, at in self._members(d) if t.value != d.value]
         # Names the base defines beside the sibling that a family may be completed with: the
         # other members of its type, and what the gold removes from the file.
-        fd = self.diffs.get(d.path)
-        kin = [(t, f"{self._at_base(d.path)}:{base_line(fd, t.line)}")
-               for t in self._base_defs().get(d.path, ()) if d.owner and t.owner == d.owner
-               and fd is not None] + [(t, f"{self._at_base(d.path)}:{t.line}") for t in removed]
+        kin = [(t, f"{self._at_base(d.path)}:{line}")
+               for t, line in self._base_defs().get(d.path, ()) if d.owner and t.owner == d.owner
+               ] + [(t, f"{self._at_base(d.path)}:{t.line}") for t in removed]
         for t, at in members:
             theirs = words(t.value)
             word = replaced_part(mine, theirs) or added_part(mine, theirs)
@@ -551,6 +562,21 @@ def added_part(new: list[str], old: list[str]) -> str:
         return ""
     i = next((i for i, (a, b) in enumerate(zip(new, old)) if a != b), len(old))
     return new[i] if new[:i] + new[i + 1:] == old else ""
+
+
+def _relaid(fd: FileDiff) -> dict[str, int]:
+    """Each removed line's text, blanks collapsed -> its base line: where an added line with
+    the same text only re-lays a line the base has."""
+    out: dict[str, int] = {}
+    for h in fd.raw:
+        line = h.source_start
+        for tag, text in h.lines:
+            if tag == "-":
+                out.setdefault(" ".join(text.split()), line)
+            if tag != "+":
+                line += 1
+    out.pop("", None)
+    return out
 
 
 def _numbered(mine: list[str], word: str, members: list[tuple[Any, str]]) -> str:
