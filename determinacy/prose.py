@@ -113,6 +113,13 @@ class Prose:
         # what the prose says with other endings or glue (`_loosely`).
         self._content = [inflections(w) for w in words(text) if w not in _GLUE]
         self._plain = [{w} for w in words(text) if w not in _GLUE]
+        # Where each form stands among them: a run is looked for only where it can start.
+        self._content_at: dict[str, list[int]] = {}
+        self._plain_at: dict[str, list[int]] = {}
+        for i, (forms, (plain,)) in enumerate(zip(self._content, self._plain, strict=True)):
+            for f in forms:
+                self._content_at.setdefault(f, []).append(i)
+            self._plain_at.setdefault(plain, []).append(i)
         # Names the prose gives as a family (`par_rchunks*`, "the `try_*` variants"): each a
         # pattern a whole name matches.
         self.wildcards = [re.compile(r"\w*".join(map(re.escape, m.split("*"))))
@@ -206,7 +213,9 @@ class Prose:
         at = [self._at.get(x, set()) for x in mine]
         if not all(at[i] for i in range(len(mine))):
             return False  # every word, the swapped one too, is a word of the prose
-        starts = {p - i for i, ps in enumerate(at) for p in ps}
+        # All but one word stand in place, so one of the two rarest does: start there.
+        rare = sorted(range(len(mine)), key=lambda i: len(at[i]))[:2]
+        starts = {p - i for i in rare for p in at[i]}
         return any(sum(s + i not in ps for i, ps in enumerate(at)) == 1 for s in starts)
 
     def _loosely(self, mine: list[str], inflected: bool) -> bool:
@@ -231,4 +240,6 @@ class Prose:
                 else:
                     return False
             return i == n
-        return any(forms[0] & p and run(j, int(inflected)) for j, p in enumerate(prose))
+        index = self._content_at if inflected else self._plain_at
+        starts = sorted({j for f in forms[0] for j in index.get(f, ())})
+        return any(run(j, int(inflected)) for j in starts)
