@@ -915,6 +915,18 @@ def convention_cases(lang: str) -> list[Case]:
            Want(kind="string", convention="spelled `self-closing`")),
           ("negative", "value must be non-empty", Want(kind="string", convention=""))),
          "Tags cannot be self-closing.")
+    # One word replaced wins over looser shapes that sit earlier in the file: only three
+    # siblings are kept, the nearest form first.
+    case("nearest-first", c(n("Map", "Err"), "Not a valid mapping type.")
+         + c(n("List", "Err"), "Not a valid list type.")
+         + c(n("Num", "Err"), "Not a valid number type.")
+         + c(n("Ip", "Err"), "Not a valid IPv4 address."),
+         [(n("Iface", "Err"), "Not a valid IPv4 interface."),
+          (n("Mask", "Err"), "Not a valid IPv4 netmask.")],
+         (("positive", "Not a valid IPv4 interface.",
+           Want(kind="string", convention="`Not a valid IPv4 address.`")),
+          ("negative", "Not a valid IPv4 netmask.", Want(kind="string", convention=""))),
+         "Add an IP interface field.")
     # A definition the gold removes, back with other letter case (`mustParseURL` exported).
     base_name = _const(lang, "defaultLimit", "10")
     out.append(Case("convention-case-renamed", lang,

@@ -415,7 +415,12 @@ class Defs:
             for o in sorted({o for o in gs if o.value != constant}, key=lambda o: o.where):
                 for sib in self._shaped(o.value, o.path):
                     out.setdefault(sib.name, sib)
-        return sorted(out.values(), key=lambda s: loc_key(s.at))[:MAX_LOCATIONS]
+        # One word replaced is the nearest form: those first, then the looser shapes, each
+        # by place (only MAX_LOCATIONS are kept).
+        ones = {name for name, sib in out.items() if sib.word and " " not in sib.word
+                and len(words(name)) == len(mine)}
+        return sorted(out.values(), key=lambda s: (s.name not in ones, loc_key(s.at)))[
+            :MAX_LOCATIONS]
 
     def _shaped(self, constant: str, path: str) -> list[Sibling]:
         """Whole literals of a gold file at base that `constant` is built on: the same
