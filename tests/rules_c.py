@@ -7,14 +7,19 @@ Rule texts are copies of those `test_rules.py` defines.
 
 from __future__ import annotations
 
-CROSS = "defined by the gold, used by the test"
-LOCAL = "a local variable"
-FOREIGN = "a member of a type neither patch declares"
-NOT_KEYWORD = "a parameter of a language without keyword arguments (its name is no interface)"
-NOT_GRADED_PASSED = ("not graded: the test asserts only what the code did with a literal the "
-                     "test itself fed in (a call assertion's argument, or `put(\"P1\")` then "
-                     "`assert get(\"P1\") == ...`), never the fix's choice")
-MARK = "<<>>"
+from rule_checks import (
+    ABSENT,
+    FED,
+    FOREIGN,
+    LOCAL_W,
+    MARK,
+    NOT_GRADED_PASSED,
+    NOT_KEYWORD,
+    SCOPE_CHECKS,
+    SHIP_CHECKS,
+    crosses,
+    literal,
+)
 
 DOC = "".join(f" * line {n}\n" for n in ("one", "two", "three", "four", "five", "six"))
 SCAFFOLD = {
@@ -39,18 +44,6 @@ SCAFFOLD = {
 }
 
 
-def crosses(decl: str | None = None) -> dict:
-    return {"defuse": "gold→test", "rule": CROSS, "kind": "identifier", "decl": decl}
-
-
-def literal(kind: str = "string") -> dict:
-    return {"defuse": "", "rule": "literal", "kind": kind, "asserting": True}
-
-
-LOCAL_W = {"defuse": "none", "rule": LOCAL, "kind": "identifier"}
-ABSENT = {"absent": True}
-UNGRADED = {"graded": False, "absent_ok": True}
-FED = {"graded": False, "absent_ok": True, "asserting": False}
 # `crossing.POSITIONAL` (the languages whose parameters no caller spells) is {"go", "java"}:
 # until "c" is in it, a C parameter is an ordinary definition there.
 SHIP = ("const char *shipping_label(int total, const char *region)\n{\n"
@@ -63,10 +56,6 @@ SHIP_TEST = ('void test_new(void)\n{\n    const char *region = "eu-west-3";\n'
              "void test_other(void)\n{\n"
              '    TEST_ASSERT_EQUAL_STRING("standard shipping rate", shipping_label(10, "us"));\n'
              "}\n")
-SHIP_CHECKS = [("positive", "free shipping over threshold", literal()),
-               ("negative-fed", "eu-west-3", FED),
-               ("negative-not-run", "standard shipping rate", UNGRADED)]
-SCOPE_CHECKS = [SHIP_CHECKS[0], SHIP_CHECKS[2]]
 # check: `START_TEST(name) { ... } END_TEST` (the grammar reads the second one as a function
 # `START_TEST` after an `END_TEST` type: its one parameter's type is the test's name).
 SHIP_CHECK = ('START_TEST(test_new)\n{\n    const char *region = "eu-west-3";\n'

@@ -8,16 +8,21 @@ test cases are named by their titles). Rule texts are copies of those `test_rule
 
 from __future__ import annotations
 
-CROSS = "defined by the gold, used by the test"
-LOCAL = "a local variable"
-IMPORT = "import or package name"
-FOREIGN = "a member of a type neither patch declares"
-SEGMENT = "a fixed segment of a gold string inside a graded test string"
-NOT_KEYWORD = "a parameter of a language without keyword arguments (its name is no interface)"
-NOT_GRADED_PASSED = ("not graded: the test asserts only what the code did with a literal the "
-                     "test itself fed in (a call assertion's argument, or `put(\"P1\")` then "
-                     "`assert get(\"P1\") == ...`), never the fix's choice")
-MARK = "<<>>"
+from rule_checks import (
+    ABSENT,
+    FED,
+    FOREIGN,
+    IMPORT,
+    LOCAL_W,
+    MARK,
+    NOT_GRADED_PASSED,
+    NOT_KEYWORD,
+    SCOPE_CHECKS,
+    SEGMENT,
+    SHIP_CHECKS,
+    crosses,
+    literal,
+)
 
 DOC = "".join(f" * line {n}\n" for n in ("one", "two", "three", "four", "five", "six"))
 SCAFFOLD = {
@@ -40,19 +45,6 @@ SCAFFOLD = {
 }
 
 
-def crosses(decl: str | None = None) -> dict:
-    return {"defuse": "gold→test", "rule": CROSS, "kind": "identifier", "decl": decl}
-
-
-def literal(kind: str = "string", rule: str = "literal") -> dict:
-    return {"defuse": "", "rule": rule, "kind": kind, "asserting": True}
-
-
-LOCAL_W = {"defuse": "none", "rule": LOCAL, "kind": "identifier"}
-ABSENT = {"absent": True}
-UNGRADED = {"graded": False, "absent_ok": True}
-FED = {"graded": False, "absent_ok": True, "asserting": False}
-
 SHIP = ("std::string shipping_label(int total, const std::string& region) {\n"
         '  if (total > 7500 && region == "eu-west-3") {\n'
         '    return "free shipping over threshold";\n  }\n'
@@ -61,10 +53,6 @@ SHIP_TEST = ("TEST(BadgeTest, NewCase) {\n  const std::string region = \"eu-west
              '  EXPECT_EQ(shipping_label(9000, region), "free shipping over threshold");\n}\n\n'
              "TEST(BadgeTest, OtherCase) {\n"
              '  EXPECT_EQ(shipping_label(10, "us"), "standard shipping rate");\n}\n')
-SHIP_CHECKS = [("positive", "free shipping over threshold", literal()),
-               ("negative-fed", "eu-west-3", FED),
-               ("negative-not-run", "standard shipping rate", UNGRADED)]
-SCOPE_CHECKS = [SHIP_CHECKS[0], SHIP_CHECKS[2]]
 # Catch2 and doctest files: a TEST_CASE is named by its title, a SECTION / SUBCASE in it
 # runs with it.
 CATCH = ('#include <catch2/catch_test_macros.hpp>\n\n#include "storefront/badge.h"\n\n'

@@ -11,14 +11,19 @@ does), and the scope cases below check the bare and the namespaced forms.
 
 from __future__ import annotations
 
-CROSS = "defined by the gold, used by the test"
-LOCAL = "a local variable"
-IMPORT = "import or package name"
-FOREIGN = "a member of a type neither patch declares"
-NOT_GRADED_PASSED = ("not graded: the test asserts only what the code did with a literal the "
-                     "test itself fed in (a call assertion's argument, or `put(\"P1\")` then "
-                     "`assert get(\"P1\") == ...`), never the fix's choice")
-MARK = "<<>>"
+from rule_checks import (
+    ABSENT,
+    FED,
+    FOREIGN,
+    IMPORT,
+    LOCAL_W,
+    MARK,
+    NOT_GRADED_PASSED,
+    SCOPE_CHECKS,
+    SHIP_CHECKS,
+    crosses,
+    literal,
+)
 
 DOC = "".join(f"     * line {n}\n" for n in ("one", "two", "three", "four", "five", "six"))
 SRC = "src/Badge.php"
@@ -45,14 +50,6 @@ SCAFFOLD = {
 }
 
 
-def crosses(decl: str | None = None) -> dict:
-    return {"defuse": "gold→test", "rule": CROSS, "kind": "identifier", "decl": decl}
-
-
-def literal(kind: str = "string") -> dict:
-    return {"defuse": "", "rule": "literal", "kind": kind, "asserting": True}
-
-
 def uses(*classes: str) -> tuple[tuple[str, str], ...]:
     """The test patch's `use` lines for classes the gold adds beside Badge."""
     return (("use Acme\\Badge;\n",
@@ -72,11 +69,6 @@ def test(name: str, body: str) -> str:
     return f"\n    public function {name}(): void\n    {{\n{body}    }}\n"
 
 
-LOCAL_W = {"defuse": "none", "rule": LOCAL, "kind": "identifier"}
-ABSENT = {"absent": True}
-UNGRADED = {"graded": False, "absent_ok": True}
-FED = {"graded": False, "absent_ok": True, "asserting": False}
-
 SHIP = method("shippingLabel",
               "        if ($total > 7500 && $region === 'eu-west-3') {\n"
               "            return 'free shipping over threshold';\n        }\n"
@@ -87,10 +79,6 @@ SHIP_TEST = (test("testNewCase", "        $region = 'eu-west-3';\n"
                   "            Badge::shippingLabel(9000, $region));\n")
              + test("testOtherCase", "        $this->assertSame('standard shipping rate', "
                     "Badge::shippingLabel(10, 'us'));\n"))
-SHIP_CHECKS = [("positive", "free shipping over threshold", literal()),
-               ("negative-fed", "eu-west-3", FED),
-               ("negative-not-run", "standard shipping rate", UNGRADED)]
-SCOPE_CHECKS = [SHIP_CHECKS[0], SHIP_CHECKS[2]]
 
 # Pest: a test file of closures, `it()` inside `describe()`; the runner's id names the file.
 PEST = "tests/Feature/ShippingTest.php"

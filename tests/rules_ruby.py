@@ -6,18 +6,22 @@ and indented into place by `ind`.
 
 from __future__ import annotations
 
-MARK = "<<>>"
-
-# Rule texts of tests/test_rules.py and determinacy/proposer (copied, not imported).
-CROSS = "defined by the gold, used by the test"
-NAMED = "defined by the gold, named by a string of the test"
-LOCAL = "a local variable"
-IMPORT = "import or package name"
-FOREIGN = "a member of a type neither patch declares"
-SEGMENT = "a fixed segment of a gold string inside a graded test string"
-NOT_GRADED_PASSED = ("not graded: the test asserts only what the code did with a literal the "
-                     "test itself fed in (a call assertion's argument, or `put(\"P1\")` then "
-                     "`assert get(\"P1\") == ...`), never the fix's choice")
+from rule_checks import (
+    ABSENT,
+    FED,
+    FOREIGN,
+    IMPORT,
+    LOCAL,
+    LOCAL_W,
+    MARK,
+    NAMED,
+    NOT_GRADED_PASSED,
+    SCOPE_CHECKS,
+    SEGMENT,
+    SHIP_CHECKS,
+    crosses,
+    literal,
+)
 
 
 def ind(text: str, by: int = 2) -> str:
@@ -49,19 +53,6 @@ SCAFFOLD = {
 }
 
 
-def crosses(decl: str | None = None, rule: str = CROSS) -> dict:
-    return {"defuse": "gold→test", "rule": rule, "kind": "identifier", "decl": decl}
-
-
-def literal(kind: str = "string", rule: str = "literal") -> dict:
-    return {"defuse": "", "rule": rule, "kind": kind, "asserting": True}
-
-
-LOCAL_W = {"defuse": "none", "rule": LOCAL, "kind": "identifier"}
-ABSENT = {"absent": True}
-UNGRADED = {"graded": False, "absent_ok": True}
-FED = {"graded": False, "absent_ok": True, "asserting": False}
-
 SHIP_GOLD = ind('def self.shipping_label(total, region = "eu-west-3")\n'
                 '  return "free shipping over threshold" if total > 7500\n\n'
                 '  "standard shipping rate"\nend\n')
@@ -70,10 +61,6 @@ SHIP_TEST = ind('it "new case" do\n  region = "eu-west-3"\n'
                 '    .to eq("free shipping over threshold")\n'
                 'end\n\nit "other case" do\n'
                 '  expect(Shop.shipping_label(10)).to eq("standard shipping rate")\nend\n')
-SHIP_CHECKS = [("positive", "free shipping over threshold", literal()),
-               ("negative-fed", "eu-west-3", FED),
-               ("negative-not-run", "standard shipping rate", UNGRADED)]
-SCOPE_CHECKS = [SHIP_CHECKS[0], SHIP_CHECKS[2]]
 
 # A Minitest file beside the spec: `ShippingTest#test_new` names its method.
 MINITEST = ('# frozen_string_literal: true\n\nrequire "minitest/autorun"\nrequire "shop/store"\n\n'

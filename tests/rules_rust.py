@@ -7,15 +7,19 @@ names, `new_case`). Rule texts are copies of those `test_rules.py` defines.
 
 from __future__ import annotations
 
-CROSS = "defined by the gold, used by the test"
-LOCAL = "a local variable"
-IMPORT = "import or package name"
-FOREIGN = "a member of a type neither patch declares"
-NOT_KEYWORD = "a parameter of a language without keyword arguments (its name is no interface)"
-NOT_GRADED_PASSED = ("not graded: the test asserts only what the code did with a literal the "
-                     "test itself fed in (a call assertion's argument, or `put(\"P1\")` then "
-                     "`assert get(\"P1\") == ...`), never the fix's choice")
-MARK = "<<>>"
+from rule_checks import (
+    ABSENT,
+    FED,
+    FOREIGN,
+    IMPORT,
+    LOCAL_W,
+    MARK,
+    NOT_GRADED_PASSED,
+    NOT_KEYWORD,
+    SHIP_CHECKS,
+    crosses,
+    literal,
+)
 
 DOC = "".join(f"//! line {n}\n" for n in ("one", "two", "three", "four", "five", "six"))
 SCAFFOLD = {
@@ -37,19 +41,6 @@ SCAFFOLD = {
 }
 
 
-def crosses(decl: str | None = None) -> dict:
-    return {"defuse": "gold→test", "rule": CROSS, "kind": "identifier", "decl": decl}
-
-
-def literal(kind: str = "string") -> dict:
-    return {"defuse": "", "rule": "literal", "kind": kind, "asserting": True}
-
-
-LOCAL_W = {"defuse": "none", "rule": LOCAL, "kind": "identifier"}
-ABSENT = {"absent": True}
-UNGRADED = {"graded": False, "absent_ok": True}
-FED = {"graded": False, "absent_ok": True, "asserting": False}
-
 SHIP = ('pub fn shipping_label(total: u32, region: &str) -> &\'static str {\n'
         '    if total > 7500 && region == "eu-west-3" {\n'
         '        return "free shipping over threshold";\n    }\n'
@@ -58,9 +49,6 @@ SHIP_TEST = ('#[test]\nfn new_case() {\n    let region = "eu-west-3";\n'
              '    assert_eq!(shipping_label(9000, region), "free shipping over threshold");\n}\n\n'
              '#[test]\nfn other_case() {\n'
              '    assert_eq!(shipping_label(10, "us"), "standard shipping rate");\n}\n')
-SHIP_CHECKS = [("positive", "free shipping over threshold", literal()),
-               ("negative-fed", "eu-west-3", FED),
-               ("negative-not-run", "standard shipping rate", UNGRADED)]
 
 CASES = [
     # A name bound inside a function is local on both sides; a module-level one crosses.

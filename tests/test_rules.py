@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import diff, make_repo
+from rule_checks import CROSS, FOREIGN, IMPORT, LOCAL, MARK, NAMED, SEGMENT
 
 from determinacy.codebase import repos
 from determinacy.config import DEFAULT_TEST_PATHS
@@ -30,14 +31,6 @@ from determinacy.proposer.propose import propose
 from determinacy.prose import Prose
 from determinacy.records import Proposal
 from determinacy.settle import convention_evidence
-
-CROSS = "defined by the gold, used by the test"
-NAMED = "defined by the gold, named by a string of the test"
-LOCAL = "a local variable"
-IMPORT = "import or package name"
-FOREIGN = "a member of a type neither patch declares"
-SEGMENT = "a fixed segment of a gold string inside a graded test string"
-MARK = "<<>>"  # where a case's snippet goes in a scaffold file
 
 
 def tabs(text: str) -> str:
