@@ -78,8 +78,10 @@ class Sibling(Record, kw_only=True):
     name: str
     at: str  # "path:line" at base_commit
     word: str = ""
-    # "path:line" where the base defines `word` as (part of) a name beside the sibling: a
-    # family completed with what the base has, which the prose need not say.
+    # "path:line" of a name the base has that gives `word`: the whole name a group's affix
+    # is carried onto (`HTTPError` for `isHTTPError`), or a name the base makes the very
+    # same change with (`try_recv_from` beside `recv_from`, for `try_peek_from`): a family
+    # completed as the base completes its own, which the prose need not say.
     base_at: str = ""
     # Where `word` comes from when neither the prose nor the base names it, as the receipt
     # says it: a name the gold itself defines (`Bucket` for `NewBucket` beside `NewQueue`

@@ -908,6 +908,15 @@ def convention_cases(lang: str) -> list[Case]:
            Want(kind="string", convention="spelled `self-closing`")),
           ("negative", "value must be non-empty", Want(kind="string", convention=""))),
          "Tags cannot be self-closing.")
+    # A family completed as the base completes its own: `try_peek_from` beside `peek_from`
+    # when the base pairs `recv_from` with `try_recv_from`; a word another name merely holds
+    # (`parse_dotted`) is no family.
+    case("family", c(n("Recv", "From"), "r") + c(n("Try", "Recv", "From"), "tr")
+         + c(n("Peek", "From"), "p") + c(n("Parse", "Dotted"), "d"),
+         [(n("Try", "Peek", "From"), "tp"), (n("Parse", "Peek", "From"), "pp")],
+         (("positive", n("Try", "Peek", "From"), Want(convention="a name the base has")),
+          ("negative", n("Parse", "Peek", "From"), Want(convention=""))),
+         "Add the non-blocking variants.")
     # One word replaced wins over looser shapes that sit earlier in the file: only three
     # siblings are kept, the nearest form first.
     case("nearest-first", c(n("Map", "Err"), "Not a valid mapping type.")

@@ -267,7 +267,7 @@ class Defs:
             if word and t.value not in out:
                 made = self._gold_defines(word, d)
                 out[t.value] = Sibling(name=t.value, at=at, word=word,
-                                       base_at=_defined(word, t.value, kin),
+                                       base_at=_witnessed(mine, theirs, kin + members),
                                        why=_numbered(mine, word, members)
                                        or (f"a name the gold defines at {made}" if made else ""))
         for sib in self._affixed(d, members):
@@ -598,9 +598,33 @@ def _numbered(mine: list[str], word: str, members: list[tuple[Any, str]]) -> str
     return f"a number inside the family's range ({nums[0]} to {nums[-1]})"
 
 
-def _defined(word: str, sibling: str, kin: list[tuple[Any, str]]) -> str:
-    """Where a name of `kin` other than the sibling has `word` as one of its parts ("")."""
-    return next((at for t, at in kin if t.value != sibling and word in words(t.value)), "")
+def _witnessed(mine: list[str], theirs: list[str], pool: list[tuple[Any, str]]) -> str:
+    """Where the base makes the very change the new name makes to its sibling between two
+    names of its own ("" if nowhere): `try_recv_from` beside `recv_from` witnesses
+    `try_peek_from` beside `peek_from`; `matchRoute` beside `findRoute` would witness
+    `matchPattern` for `findPattern`. A word some other name merely contains is no family."""
+    names = {tuple(words(t.value)): at for t, at in pool}
+    if len(mine) == len(theirs):
+        diff = [i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
+        if len(diff) != 1:
+            return ""
+        i = diff[0]
+        old, new = theirs[i], mine[i]
+        for w, at in sorted(names.items(), key=lambda kv: loc_key(kv[1])):
+            if len(w) > 1 and new in w and w != tuple(mine):
+                j = w.index(new)
+                if w[:j] + (old,) + w[j + 1:] in names:
+                    return at
+        return ""
+    if len(mine) == len(theirs) + 1:
+        i = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), len(theirs))
+        new = mine[i]
+        for w, at in sorted(names.items(), key=lambda kv: loc_key(kv[1])):
+            if len(w) > 2 and new in w and w != tuple(mine):
+                j = w.index(new)
+                if w[:j] + w[j + 1:] in names:
+                    return at
+    return ""
 
 
 def replaced_part(new: list[str], old: list[str]) -> str:
