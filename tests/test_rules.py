@@ -879,12 +879,17 @@ def convention_cases(lang: str) -> list[Case]:
           ("negative", "store not found in quorum", Want(kind="string", convention=""))),
          "Say which path the store was looked up at.")
     # A family's affix applied to a name the base defines (`isHTTPError`, class `HTTPError`).
+    # A single word (`Pattern`) is a name everywhere: it gives nothing.
+    single = _TYPE.get(lang, "export class HTTPError extends Error {}\n").replace(
+        "HTTPError", "Pattern")
     case("affix-base-name",
-         _TYPE.get(lang, "export class HTTPError extends Error {}\n")
+         _TYPE.get(lang, "export class HTTPError extends Error {}\n") + single
          + c(n("Is", "Timeout", "Error"), "t") + c(n("Is", "Retry", "Error"), "r"),
-         [(n("Is", "HTTP", "Error"), "h"), (n("Is", "Quota", "Error"), "q")],
+         [(n("Is", "HTTP", "Error"), "h"), (n("Is", "Quota", "Error"), "q"),
+          (n("Is", "Pattern"), "p")],
          (("positive", n("Is", "HTTP", "Error"), Want(convention="a name the base has")),
-          ("negative", n("Is", "Quota", "Error"), Want(convention=""))),
+          ("negative", n("Is", "Quota", "Error"), Want(convention="")),
+          ("negative-single-word", n("Is", "Pattern"), Want(convention=""))),
          "Tell callers what failed.")
     # A numbered family completed inside its range (`PY_3_10_PLUS` by 8, 9 and 12).
     case("numbered", c(n("Version", "8", "Limit"), "8") + c(n("Version", "9", "Limit"), "9")

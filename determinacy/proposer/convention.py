@@ -303,7 +303,9 @@ class Defs:
             # The affix may be carried onto a whole name the base has (`is` + `HTTPError`).
             for whole in (word, d.value[spans[p][0]:] if p else "",
                           d.value[:spans[last - q][1]] if q else ""):
-                if whole and (base_at := self._name_at(whole)):
+                # A single word is a name everywhere (`Pattern`): only a compound names
+                # one thing the base has.
+                if len(words(whole)) >= 2 and (base_at := self._name_at(whole)):
                     out.append(Sibling(name=t.value, at=at, word=whole, base_at=base_at))
                     break
                 if whole and (made := self._gold_defines(whole, d)):
