@@ -177,15 +177,13 @@ class Defs:
                     continue
                 fd = self.diffs[path]
                 relaid = _relaid(fd)
-                lines = img.text.split("\n")
                 out = []
                 for t in f.tokens:
                     if t.role != "def":
                         continue
                     if t.line not in img.added:
                         out.append((t, base_line(fd, t.line)))
-                    elif 0 < t.line <= len(lines) and (
-                            old := relaid.get(" ".join(lines[t.line - 1].split()))):
+                    elif old := relaid.get(" ".join(img.line(t.line).split())):
                         out.append((t, old))
                 self._base[path] = out
         return self._base

@@ -59,10 +59,6 @@ def _id_parts(test_id: str) -> tuple[str, str]:
 _GO_TEST = "_test.go"
 
 
-def _folder(path: str) -> str:
-    return path.rpartition("/")[0]
-
-
 def compile_unit(path: str) -> str | None:
     """The test sources compiled together with `path` into one test binary, by their
     common prefix (None: a language that runs each test file on its own). A name undefined
@@ -70,7 +66,7 @@ def compile_unit(path: str) -> str | None:
     together, Maven and Gradle a module's whole `src/test/` tree, Cargo every test target of
     a crate."""
     if path.endswith(_GO_TEST):
-        return "go:" + _folder(path)
+        return "go:" + path.rpartition("/")[0]
     if path.endswith(".java") and "src/test/" in path:
         return "java:" + path[:path.index("src/test/")]
     if path.endswith(".rs"):
@@ -216,7 +212,7 @@ def graded(test: Side, fail_to_pass: Sequence[str]) -> Graded:
                 if "RunSpecs" in b.calls and path.endswith(_GO_TEST):
                     # A Ginkgo suite function runs every spec of its package.
                     for p in test.facts:
-                        if p.endswith(_GO_TEST) and _folder(p) == _folder(path):
+                        if compile_unit(p) == compile_unit(path):
                             ranges[p].append((1, 10**9, test_id))
             matched.add(test_id)
             ranges[path] += _module_level(test.facts[path], test_id)
@@ -303,13 +299,12 @@ def grades(test: Side, grading: Graded, defined: frozenset[str] = frozenset()) -
         if o.kind != "identifier" and o.language and not o.asserting:
             fed_by[o.value].update(ids_of[o])
     typed = _type_only(test.occs)
-    lines: dict[str, list[str]] = {}
     out = Grades()
     for o in test.occs:
         ids = ids_of[o]
         why = (NOT_GRADED_TYPE if o.value in typed and ids
                else _ungraded(o, ids, fed_in, fed_by)
-               if ids and not (o.value in defined and _reflects(test, o, lines)) else "")
+               if ids and not (o.value in defined and _reflects(test, o)) else "")
         if why:
             out.ungraded[o] = why
         out.ids[o] = [] if why else ids
@@ -321,14 +316,10 @@ _REFLECT = re.compile(r"\b(?:getattr|setattr|hasattr|delattr|patch(?:\.object)?|
                       r"getDeclaredMethod|getField|getDeclaredField|FieldByName|MethodByName)\s*\(")
 
 
-def _reflects(test: Side, o: Occ, lines: dict[str, list[str]]) -> bool:
-    """Is the occurrence on a line that calls a reflective function? (`lines`: each file's
-    lines, split once.)"""
-    if o.path not in lines:
-        img = test.images.get(o.path)
-        lines[o.path] = img.text.split("\n") if img is not None else []
-    got = lines[o.path]
-    return 0 < o.line <= len(got) and bool(_REFLECT.search(got[o.line - 1]))
+def _reflects(test: Side, o: Occ) -> bool:
+    """Is the occurrence on a line that calls a reflective function?"""
+    img = test.images.get(o.path)
+    return img is not None and bool(_REFLECT.search(img.line(o.line)))
 
 
 # Languages whose tests often run with their types stripped (esbuild, tsx, Babel, swc).
@@ -344,10 +335,11 @@ def _type_only(occs: Sequence[Occ]) -> set[str]:
     for o in occs:
         if o.kind != "identifier":
             continue
-        if o.language in _STRIPPED and not o.path.endswith((".test-d.ts", ".test-d.tsx")) \
-                and (o.decl == "type" and o.role in ("use", "member-use") or o.role == "import"):
-            typed.add(o.value) if o.role != "import" else None
-        else:
+        stripped = o.language in _STRIPPED and not o.path.endswith((".test-d.ts",
+                                                                     ".test-d.tsx"))
+        if stripped and o.decl == "type" and o.role in ("use", "member-use"):
+            typed.add(o.value)
+        elif not (stripped and o.role == "import"):  # an import alone says nothing
             valued.add(o.value)
     return typed - valued
 

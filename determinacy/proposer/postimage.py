@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from determinacy.proposer.patches import FileDiff, RawHunk
 
@@ -36,6 +37,14 @@ class PostImage:
     # For a fragment, the real file's new-side line number of each line of `text` (0 for the
     # blank line between two hunks); empty otherwise, where the lines are the file's own.
     line_map: tuple[int, ...] = field(default=(), repr=False)
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def line(self, n: int) -> str:
+        """Line `n` (1-based) of `text`, "" past its ends; the text is split once."""
+        return self._lines[n - 1] if 0 < n <= len(self._lines) else ""
 
 
 def file_line(img: PostImage, line: int) -> int:
