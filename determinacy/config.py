@@ -112,6 +112,10 @@ HISTORY_FIELDS = {"instance_id": "instance_id", "repo": "repo", "base_commit": "
                   "fail_to_pass": "FAIL_TO_PASS", "prose": ["problem_statement"]}
 
 
+# The standard libraries `[codebase] stdlib_paths` may name (codebase/stdlib.py reads them).
+STDLIB_FAMILIES = ("c", "ecma", "go", "java", "php", "python", "ruby", "rust")
+
+
 class CodebaseCfg(_Base, kw_only=True):
     clone_url: str = "https://github.com/{owner}/{name}.git"
     # A local mirror (bare repository, clone or git bundle). A folder is searched in place and
@@ -121,6 +125,17 @@ class CodebaseCfg(_Base, kw_only=True):
     fallback_clone: bool = False
     # Seconds for one clone or fetch.
     timeout: Annotated[float, msgspec.Meta(gt=0)] = 1800.0
+    # Absence also holds over the trees of this many first-parent commits before base (what
+    # `git log` shows a solver; 0: the tree at base only).
+    history: Annotated[int, msgspec.Meta(ge=0)] = 10
+    # Absence also holds over the standard library of each language the case is in, read
+    # from sources on disk. "auto": where they are found (the running Python's, the JDK's
+    # src.zip, GOROOT, ...); "require": a case whose standard library is not found is
+    # partial (or an ERROR, under policy unreadable = "error"); "off".
+    stdlib: Literal["auto", "require", "off"] = "auto"
+    # A language's standard-library sources: a folder or a zip (python, go, java, ecma, rust,
+    # c, php, ruby). Takes the place of what "auto" would find.
+    stdlib_paths: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 # Not live code: a precedent found here says nothing about how the codebase decides.
@@ -267,6 +282,13 @@ def load_config(path: str | Path) -> Config:
             path, "source", f"give exactly one of {', '.join(SOURCE_KINDS)} (found {sources})"
         )
     cfg = _check_source(path, cfg, raw.get("source", {}))
+    for family, where in cfg.codebase.stdlib_paths.items():
+        if family not in STDLIB_FAMILIES:
+            raise ConfigError(path, f"codebase.stdlib_paths.{family}", "not a language's "
+                              f"standard library (one of {', '.join(STDLIB_FAMILIES)})")
+        if not cfg.resolve(where).exists():
+            raise ConfigError(path, f"codebase.stdlib_paths.{family}",
+                              f"{where!r} does not exist (a folder or a zip of its sources)")
     for i, pattern in enumerate(cfg.policy.test_paths):
         if not pattern or "\n" in pattern:
             raise ConfigError(path, f"policy.test_paths[{i}]", "expected a non-empty glob")

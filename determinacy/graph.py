@@ -32,7 +32,14 @@ from determinacy.dodb import ProgressReporter
 from determinacy.errors import StoreError
 from determinacy.proposer import pool
 from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Task
-from determinacy.reports.tables import TABLES, TreeRow, error_row, task_row, write_tables
+from determinacy.reports.tables import (
+    TABLES,
+    ScopeRow,
+    TreeRow,
+    error_row,
+    task_row,
+    write_tables,
+)
 from determinacy.sources import kinds
 from determinacy.sources.rows import Loaded, load_tasks, locate
 from determinacy.store import Store, atomic_write, digest, write_if_changed
@@ -388,8 +395,11 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                 result = phases.load_result(store, ref)
                 checks.extend(result.checks)
                 if result.tree is not None:
-                    trees.append(TreeRow(case_id=result.case_id, commit=result.tree.commit,
-                                         blobs=result.tree.blobs, unread=result.tree.unread))
+                    trees.append(TreeRow(
+                        case_id=result.case_id, commit=result.tree.commit,
+                        blobs=result.tree.blobs, unread=result.tree.unread,
+                        scopes=[ScopeRow(scope=s.scope, read=s.read, searched=bool(s.command))
+                                for s in result.scopes]))
             calls, behaviors, witnesses, agent_errors = ap.collect(
                 store, store.refs(audit.name), {t.case_id for t in tasks})
             rows = [task_row(t) for t in tasks] + [error_row(e) for e in audit.loaded.errors]

@@ -19,7 +19,7 @@ from pathlib import Path
 import msgspec
 
 from determinacy import languages
-from determinacy.codebase import repos, search
+from determinacy.codebase import repos, scopes, search, stdlib
 from determinacy.config import Config
 from determinacy.errors import CaseFailure
 from determinacy.paths import exclude_pathspecs
@@ -31,7 +31,7 @@ from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "27", "codebase": "4", "settle": "17"}
+VERSIONS = {"propose": "27", "codebase": "6", "settle": "19"}
 PHASES = tuple(VERSIONS)
 
 
@@ -166,6 +166,22 @@ def searched_constants(proposal: Proposal) -> list[str]:
     return sorted({c.constant for c in proposal.candidates if not c.trivial and c.graded_by})
 
 
+def families(proposal: Proposal) -> list[str]:
+    """The standard libraries a case's searched constants may come from: those of the
+    languages its candidates are in (by syntax tree, else by the gold file's extension)."""
+    out = set()
+    for c in proposal.candidates:
+        if c.trivial or not c.graded_by:
+            continue
+        lang = c.language
+        if not lang and c.gold_at and (found := languages.for_path(
+                c.gold_at[0].rsplit(":", 1)[0])) is not None:
+            lang = found.name
+        if lang in stdlib.FAMILY:
+            out.add(stdlib.FAMILY[lang])
+    return sorted(out)
+
+
 def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Path]]) -> None:
     """Search every constant of the repository's cases in one pass over its distinct blobs
     (what the engine has not searched yet). Only warms the engine's cache: each case's
@@ -174,6 +190,7 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
     wants: list[tuple[frozenset[str], list[str]]] = []
     marks: list[str] = []
     todo: list[tuple[str, list[str], str]] = []
+    wider: list[tuple[str, list[str], list[str]]] = []  # (commit, patterns, families)
     git_dir: Path | None = None
     state = repos.mirror_state(cfg, repo)
     for task, propose_ref in cases:
@@ -183,7 +200,8 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
             continue
         if up.error is not None:
             continue
-        patterns = searched_constants(msgspec.json.decode(store.get(up.output), type=Proposal))
+        proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
+        patterns = searched_constants(proposal)
         # A case whose constants a stored batch covers is not listed again when a rerun
         # searches for another case of the repository.
         mark = digest(msgspec.json.encode([codebase_params(cfg, task), skipped(cfg), state,
@@ -195,6 +213,7 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         except CaseFailure:
             continue  # the case's codebase phase reports it
         todo.append((sha, patterns, mark))
+        wider.append((sha, patterns, families(proposal)))
     if git_dir is None:
         return
     with contextlib.suppress(CaseFailure):  # else each tree is asked for on its own
@@ -207,6 +226,10 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         wants.append((tree.blobs(skipped(cfg)), patterns))
         marks.append(mark)
     engine.ensure(git_dir, repo, wants)
+    # The wider scopes of all the cases in one pass each too (else each case's codebase
+    # phase scans a standard library for its own few constants).
+    with contextlib.suppress(CaseFailure):
+        scopes.warm(engine, store, cfg, git_dir, repo, wider, skipped(cfg))
     engine.mark(repo, marks)
 
 
@@ -214,27 +237,37 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
     if (failed := upstream_error(out, propose_ref)) is not None:
         return failed
     up = read_ref(propose_ref)
-    patterns = searched_constants(msgspec.json.decode(store.get(up.output), type=Proposal))
+    proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
+    patterns = searched_constants(proposal)
 
     def body() -> Ref:
         # The tree is listed before the key: the key covers what of it could be read, so a
         # mirror that gains (or loses) blobs is searched again.
         tree = repos.open_tree(store, cfg, task.repo, task.base_commit)
         state = tree.state(skipped(cfg))
+        # What else absence holds over (history, standard libraries); what of it cannot be
+        # read is unread like a missing blob.
+        plan = scopes.plan(store, cfg, tree, families(proposal), skipped(cfg)) if patterns \
+            else scopes.Plan(commit=tree.commit, depth=0)
+        state = msgspec.structs.replace(state, unread=[*state.unread, *plan.unread])
         repos.require_complete(state, cfg)
         key = ActionKey(phase="codebase", version=VERSIONS["codebase"],
                         params={**codebase_params(cfg, task), "commit": state.commit},
                         inputs={"patterns": store.put_json(patterns),
                                 "tree": store.put_json(state),
+                                "scopes": store.put_json(plan.key()),
                                 "tests": store.put_json(task.fail_to_pass)})
 
         def compute() -> bytes:
-            found = search.engine(store).find(tree, task.repo, patterns, skipped(cfg))
+            engine = search.engine(store)
+            found = engine.find(tree, task.repo, patterns, skipped(cfg))
+            wider = scopes.search(engine, tree.git_dir, task.repo, plan, patterns,
+                                  excluded(cfg), store)
             return msgspec.json.encode(CodebaseSearch(
                 repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
                 excluded=excluded(cfg), searched=patterns, found=found.hits,
                 variants=found.variants, tree=state, unreadable=cfg.policy.unreadable,
-                missing_tests=missing_tests(task, tree)), order="sorted")
+                missing_tests=missing_tests(task, tree), scopes=wider), order="sorted")
 
         return Ref(output=store.action(key, compute))
 

@@ -134,11 +134,28 @@ class Proposal(Record, kw_only=True):
 
 
 class Unread(Record, kw_only=True):
-    """A part of the tree at base_commit that could not be searched: absence is unknown there."""
+    """A part of what absence is claimed over that could not be searched: absence is unknown
+    there. `scope` says where: "" the tree at base_commit, "history" an ancestor's tree (path
+    "<commit>:<path>") or a shallow end of the history, "stdlib" a standard library whose
+    sources are required and not found."""
 
     path: str
-    why: Literal["missing blob", "submodule"]
+    why: Literal["missing blob", "submodule", "shallow history", "no sources"]
     size: int = -1  # bytes; -1 when the mirror does not know (the blob itself is absent)
+    scope: Literal["", "history", "stdlib"] = ""
+
+
+class ScopeRead(Record, kw_only=True):
+    """One absence scope beyond the tree at base_commit, as one case's search read it: what it
+    covered (`read`, for receipts and REPORT.md), how a skeptic re-checks a constant's absence
+    there (`command`, with `{constant}` in place of the shell-quoted constant) and which
+    searched constants it holds (constant -> where, "<commit>:<path>:<line>" in history,
+    "<path>:<line>" in a library)."""
+
+    scope: Literal["history", "stdlib"]
+    read: str
+    command: str
+    found: dict[str, str] = {}
 
 
 class TreeState(Record, kw_only=True):
@@ -164,6 +181,8 @@ class CodebaseSearch(Record, kw_only=True):
     unreadable: Literal["error", "exclude"] = "error"
     # FAIL_TO_PASS ids whose test file exists neither at base_commit nor in a patch.
     missing_tests: list[str] = []
+    # What absence also held over (recent history, standard libraries), in that order.
+    scopes: list[ScopeRead] = []
 
 
 class SearchBatch(Record, kw_only=True):
@@ -218,6 +237,14 @@ class Check(Record, kw_only=True):
     # the word: "`Sibling` at path:line". Evidence for the claim, shown in the receipt: a
     # solver who follows the codebase writes the sibling's form, which the test fails.
     otherwise: str = ""
+    # Absent from the tree but found in a wider scope a solver reads: "history" or "stdlib",
+    # and where ("<scope what>: <where>"). Never certified.
+    found_in: str = ""
+    found_at: str = ""
+    # What absence held over, for a certified constant: "tree", then each scope's `read`;
+    # and the commands re-checking each wider scope.
+    absent_from: list[str] = []
+    scope_commands: list[str] = []
 
 
 class CaseResult(Record, kw_only=True):
@@ -225,6 +252,7 @@ class CaseResult(Record, kw_only=True):
     checks: list[Check]
     binary_files: list[str] = []
     tree: TreeState | None = None
+    scopes: list[ScopeRead] = []  # what absence also held over (`found` left out)
 
 
 class RunInfo(Record, kw_only=True):
@@ -493,8 +521,8 @@ class ScoreSet(Record, kw_only=True):
 
 
 STORED_RECORDS: tuple[type[Record], ...] = (
-    Task, CaseError, Sibling, Candidate, Proposal, Unread, TreeState, CodebaseSearch, SearchBatch,
-    Check, MinedCommit,
+    Task, CaseError, Sibling, Candidate, Proposal, Unread, ScopeRead, TreeState, CodebaseSearch,
+    SearchBatch, Check, MinedCommit,
     CaseResult, RunInfo,
     AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
     ResultRow, ResultFile, ValidityRevision, ModelScore, PairScore, RankStability, ClassRate,

@@ -1,11 +1,12 @@
 """Settle candidates against the prose and the codebase (method §6). Pure: no git, no files.
 
 A candidate certifies as an AIRTIGHT witness only when every check holds; the receipt command
-is what a skeptic runs to see the codebase half for themselves. A graded constant the gold
-makes only in test data the test patch does not ship certifies as GOLD-TEST-DATA, whatever the
-codebase holds (the task is broken, not underdetermined). Its Checks (the `candidates`
-table) feed the verdict, which is decided in `queries/views.sql` only; what agents propose is
-settled by `agents/checks.py`.
+is what a skeptic runs to see the codebase half for themselves, and each wider scope absence
+held over (recent history, standard libraries: `CodebaseSearch.scopes`) adds its own. A
+graded constant the gold makes only in test data the test patch does not ship certifies as
+GOLD-TEST-DATA, whatever the codebase holds (the task is broken, not underdetermined). Its
+Checks (the `candidates` table) feed the verdict, which is decided in `queries/views.sql`
+only; what agents propose is settled by `agents/checks.py`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from determinacy.records import (
     Check,
     CodebaseSearch,
     Proposal,
+    ScopeRead,
     Sibling,
     Task,
 )
@@ -127,7 +129,11 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         # the receipt says why they did not count.
         graded = crosses and bool(c.graded_by) and not c.trivial and not in_prose \
             and not ungraded
-        holds = graded and was_searched and not at
+        # Absent from the tree, present where else a solver reads (recent history, the
+        # standard library): not unknowable either.
+        wider = next((w for w in search.scopes if c.constant in w.found), None) \
+            if graded and was_searched and not at else None
+        holds = graded and was_searched and not at and wider is None
         # A name the codebase's own convention predicts is a hypothesis, never a claim.
         convention = convention_evidence(c, prose) if holds and not c.test_data else ""
         # Test data only the gold ships breaks the task whatever the tree holds: no fix that
@@ -148,6 +154,15 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
             otherwise=(f"`{c.siblings[0].name}` at {c.siblings[0].at}"
                        if certified and c.siblings and not c.test_data else ""),
             test_data=c.test_data, test_data_at=c.test_data_at,
+            found_in=wider.scope if wider else "",
+            found_at=f"{wider.read}: {wider.found[c.constant]}" if wider else "",
+            absent_from=[f"tree at {commit}", *(w.read for w in search.scopes if w.command)]
+            if certified and not c.test_data else [],
+            scope_commands=[w.command.replace("{constant}", quote(c.constant))
+                            for w in search.scopes if w.command]
+            if certified and not c.test_data else [],
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
-                      tree=search.tree)
+                      tree=search.tree,
+                      scopes=[ScopeRead(scope=w.scope, read=w.read, command=w.command)
+                              for w in search.scopes])

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from determinacy import git
-from determinacy.codebase import repos
+from determinacy.codebase import libraries, repos, stdlib
 from determinacy.config import Config
 from determinacy.errors import CaseFailure, DeterminacyError
 from determinacy.paths import is_test_path
@@ -256,6 +256,7 @@ class Claim:
     gold_value: str = ""
     test_data: str = ""  # GOLD-TEST-DATA: the file only the gold writes, the line loading it
     test_data_at: str = ""
+    absent_from: tuple[str, ...] = ()  # the scopes absence held over ("tree at ..." first)
 
     @property
     def partial(self) -> bool:
@@ -293,10 +294,11 @@ SELECT w.case_id, w.verdict, w.constant, w.proposer, w.pass_no,
         WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
           AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
           AND a.refuter = w.refuter) AS gold_value,
-       coalesce(k.test_data, '') AS test_data, coalesce(k.test_data_at, '') AS test_data_at
+       coalesce(k.test_data, '') AS test_data, coalesce(k.test_data_at, '') AS test_data_at,
+       coalesce(k.absent_from, []) AS absent_from
 FROM witnesses w LEFT JOIN trees tr ON tr.case_id = w.case_id
 LEFT JOIN (SELECT case_id, constant, first(test_data) AS test_data,
-                  first(test_data_at) AS test_data_at
+                  first(test_data_at) AS test_data_at, first(absent_from) AS absent_from
            FROM candidates WHERE certified GROUP BY case_id, constant) k
   ON w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
 WHERE w.status = 'claim' AND (CAST($case AS VARCHAR) IS NULL OR w.case_id = $case)
@@ -314,7 +316,8 @@ def stored_claims(con: Any, case: str | None) -> list[Claim]:
                          proposer=r["proposer"], pass_no=r["pass_no"], commit=r["commit"],
                          unread=tuple(r["unread"]), precedents=precedents,
                          gold_value=r["gold_value"] or "", test_data=r["test_data"] or "",
-                         test_data_at=r["test_data_at"] or ""))
+                         test_data_at=r["test_data_at"] or "",
+                         absent_from=tuple(r["absent_from"] or ())))
     return out
 
 
@@ -368,7 +371,50 @@ class Verifier:
         hit, why = repo.grep(sha, claim.constant, pathspecs)
         if why:
             return [why]
-        return [f"present at base: git grep prints {hit}"] if hit else []
+        if hit:
+            return [f"present at base: git grep prints {hit}"]
+        return self.history(repo, sha, claim, pathspecs) + self.libraries(claim)
+
+    def history(self, repo: Repo, sha: str, claim: Claim, pathspecs: list[str]) -> list[str]:
+        """The claim held over the first-parent commits before base: `git grep` over each
+        ancestor's tree, as many as the config reads now."""
+        if not any(s.startswith("history: ") and not s.startswith("history: nothing")
+                   for s in claim.absent_from):
+            return []
+        depth = self.cfg.codebase.history
+        p = git.run(repo.git_dir, "rev-list", "--first-parent", f"-n{depth + 1}", sha)
+        if p.returncode:
+            return [f"cannot list the history before {sha}: {git.stderr_reason(p.stderr)}"]
+        ancestors = p.stdout.decode().split()[1:]
+        for commit in ancestors:
+            hit, why = repo.grep(commit, claim.constant, pathspecs)
+            if why and not claim.partial:
+                return [f"history: {why}"]
+            if hit:
+                return [f"present in history: git grep prints {commit}:{hit}"]
+        return []
+
+    def libraries(self, claim: Claim) -> list[str]:
+        """The claim held over standard libraries: each one it names is read again from its
+        files on this machine (plain bytes, not the search engine)."""
+        out = []
+        for label in claim.absent_from[1:]:
+            if label.startswith("history: "):
+                continue
+            source = _library_source(self.cfg, label)
+            if source is None:
+                out.append(f"cannot re-check {label}: not on this machine")
+                continue
+            needle = claim.constant.encode("utf-8", "surrogatepass")
+            for path, data in libraries.files(source):
+                if data is None:
+                    out.append(f"cannot re-check {label}: {path} unreadable")
+                    break
+                if needle in data:
+                    line = data[:data.index(needle)].count(b"\n") + 1
+                    out.append(f"present in {source.label}: {path}:{line}")
+                    break
+        return out
 
     def precedents(self, repo: Repo, sha: str, claim: Claim) -> list[str]:
         out = []
@@ -418,6 +464,16 @@ class Verifier:
         except CaseFailure as e:
             failures.append(str(e))
         return Outcome(claim, tuple(failures))
+
+
+def _library_source(cfg: Config, label: str) -> libraries.Source | None:
+    """The library a receipt names ("<label>, N files"), as the config and machine give it."""
+    for family in stdlib.FAMILIES:
+        given = cfg.codebase.stdlib_paths.get(family)
+        source = stdlib.configured(family, cfg.resolve(given)) if given else stdlib.find(family)
+        if source is not None and label.rsplit(", ", 1)[0] == source.label:
+            return source
+    return None
 
 
 def verify(store: Store, cfg: Config, case: str | None = None) -> list[Outcome]:

@@ -31,7 +31,9 @@ CREATE OR REPLACE VIEW behaviors AS SELECT * FROM t_behaviors;
 CREATE OR REPLACE VIEW agent_witnesses AS SELECT * FROM t_agent_witnesses;
 -- The tree each audited case was searched in (full sha), and what of it could not be read
 -- (blobs the mirror lacks, submodules). Only policy unreadable = "exclude" lets a case with
--- unread paths get this far; its absence claims are AIRTIGHT-PARTIAL, counted apart.
+-- unread paths get this far; its absence claims are AIRTIGHT-PARTIAL, counted apart. `scopes`
+-- lists what else absence held over (recent history, standard libraries, with what was read);
+-- an unread part of those is in `unread` with its `scope`.
 CREATE OR REPLACE VIEW trees AS SELECT * FROM t_trees;
 -- `determinacy score`: one row per model of every stored score set (store/scores/), with the
 -- validity revision, policy, dataset hash and results it used. Empty until something is scored.
@@ -63,10 +65,12 @@ SELECT * FROM (VALUES
     (5, 'names that do not cross the code-test boundary (DefUse)'),
     (6, 'stated in the prose'),
     (7, 'present in the codebase at base_commit'),
-    (8, 'predicted by the codebase''s naming (CONVENTION)'),
-    (9, 'not searched'),
-    (10, 'certified (AIRTIGHT witnesses)'),
-    (11, 'certified: test data only the gold ships (GOLD-TEST-DATA)')
+    (8, 'present in recent history (first-parent commits before base)'),
+    (9, 'present in the standard library'),
+    (10, 'predicted by the codebase''s naming (CONVENTION)'),
+    (11, 'not searched'),
+    (12, 'certified (AIRTIGHT witnesses)'),
+    (13, 'certified: test data only the gold ships (GOLD-TEST-DATA)')
 ) AS t(ord, step);
 
 -- How each candidate was settled: the first check that stopped it (`step`, for the funnel;
@@ -74,24 +78,27 @@ SELECT * FROM (VALUES
 CREATE OR REPLACE VIEW settled AS
 WITH c AS (
     SELECT *,
-           CASE WHEN certified AND test_data <> '' THEN 11
-                WHEN certified THEN 10 WHEN ungraded <> '' THEN 2
+           CASE WHEN certified AND test_data <> '' THEN 13
+                WHEN certified THEN 12 WHEN ungraded <> '' THEN 2
                 WHEN len(graded_by) = 0 THEN 3 WHEN trivial <> '' THEN 4
                 WHEN defuse = 'none' THEN 5 WHEN prose_match <> '' THEN 6
-                WHEN codebase_at <> '' THEN 7 WHEN convention <> '' THEN 8
-                ELSE 9 END AS step_ord
+                WHEN codebase_at <> '' THEN 7 WHEN found_in = 'history' THEN 8
+                WHEN found_in = 'stdlib' THEN 9 WHEN convention <> '' THEN 10
+                ELSE 11 END AS step_ord
     FROM candidates
 )
 SELECT c.*, s.step,
-       CASE step_ord WHEN 10 THEN 'CERTIFIED'
-            WHEN 11 THEN 'CERTIFIED: GOLD-TEST-DATA (only the gold writes ' || test_data || ')'
+       CASE step_ord WHEN 12 THEN 'CERTIFIED'
+            WHEN 13 THEN 'CERTIFIED: GOLD-TEST-DATA (only the gold writes ' || test_data || ')'
             WHEN 2 THEN 'not graded: ' || ungraded
             WHEN 3 THEN rule
             WHEN 4 THEN 'cannot certify: ' || trivial
             WHEN 5 THEN 'name does not cross: ' || rule
             WHEN 6 THEN 'in prose (' || prose_match || ')'
             WHEN 7 THEN 'in codebase: ' || codebase_at
-            WHEN 8 THEN 'CONVENTION (hypothesis): ' || convention
+            WHEN 8 THEN 'in ' || found_at
+            WHEN 9 THEN 'in the ' || found_at
+            WHEN 10 THEN 'CONVENTION (hypothesis): ' || convention
             ELSE 'not searched' END AS settled
 FROM c JOIN settle_steps s ON s.ord = c.step_ord;
 

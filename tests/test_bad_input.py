@@ -112,7 +112,11 @@ def test_missing_config_file_is_named(tmp_path: Path) -> None:
      "missing required key"),
     (lambda t: t + '[policy]\nabsense = "strict"\n', "policy.absense", "unknown key"),
     (lambda t: t + '[policy]\nmin_length = "x"\n', "policy.min_length", "Expected `int`"),
-], ids=["missing", "unknown", "wrong-type"])
+    (lambda t: t + '[codebase.stdlib_paths]\ncobol = "x"\n', "codebase.stdlib_paths.cobol",
+     "not a language's standard library"),
+    (lambda t: t + '[codebase.stdlib_paths]\npython = "no/such/dir"\n',
+     "codebase.stdlib_paths.python", "does not exist"),
+], ids=["missing", "unknown", "wrong-type", "stdlib-family", "stdlib-path"])
 def test_config_errors_name_the_file_and_key(tmp_path: Path, good_cfg: Path,
                                              edit: Callable[[str], str],
                                              key: str, what: str) -> None:

@@ -292,19 +292,30 @@ def list_tree(git_dir: Path, commit: str, state: str | None = None) -> Tree:
     Read through the repository's long-lived object readers (`_Objects`): trees of one
     repository share most subtrees, and two processes per repository replace two per tree.
     `state` is `objects_state(git_dir)` when the caller has it."""
-    objects = _objects(git_dir, objects_state(git_dir) if state is None else state)
+    state = objects_state(git_dir) if state is None else state
+    objects = _objects(git_dir, state)
     with objects.lock:
         entries = objects.entries(commit)
-        blobs = [e.sha for e in entries if e.kind == "blob"]
+    blobs = [e.sha for e in entries if e.kind == "blob"]
+    return Tree(git_dir=git_dir, commit=commit, entries=entries,
+                missing=absent_blobs(git_dir, blobs, [commit], state))
+
+
+def absent_blobs(git_dir: Path, blobs: list[str], commits: Sequence[str],
+                 state: str | None = None) -> frozenset[str]:
+    """Which of `blobs` (of the trees at `commits`) the mirror lacks."""
+    state = objects_state(git_dir) if state is None else state
+    objects = _objects(git_dir, state)
+    with objects.lock:
         missing = objects.missing(blobs) if not objects.partial else objects.known(blobs)
     if missing is None:  # a partial clone: ask in the way that never fetches
-        survey(git_dir, [commit], state)
+        survey(git_dir, commits, state)
         with objects.lock:
             missing = objects.known(blobs)
         if missing is None:
-            raise CaseFailure(f"incomplete tree: cannot tell which objects at {commit} the "
-                            "mirror holds", transient=True)
-    return Tree(git_dir=git_dir, commit=commit, entries=entries, missing=missing)
+            raise CaseFailure(f"incomplete tree: cannot tell which objects at {commits[0]} "
+                              "the mirror holds", transient=True)
+    return missing
 
 
 def survey(git_dir: Path, commits: Sequence[str], state: str | None = None) -> None:
@@ -493,6 +504,12 @@ def _listed(git_dir: Path, commit: str, state: str) -> Tree:
 def describe(u: Unread) -> str:
     if u.why == "submodule":
         return f"{u.path} (submodule: its files are in another repository)"
+    if u.why == "shallow history":
+        return f"the history {u.path} (the mirror is shallow)"
+    if u.why == "no sources":
+        return f"the {u.path} (no sources found: set [codebase] stdlib_paths)"
+    if u.scope == "history":
+        return f"{u.path} in history ({u.why})"
     return f"{u.path} ({u.why}, " + (f"{u.size} bytes)" if u.size >= 0 else "size unknown)")
 
 
@@ -507,10 +524,10 @@ def require_complete(state: TreeState, cfg: Config) -> None:
     the mirror's state is part of what makes the phase stale, see `mirror_state`.)"""
     if state.unread and cfg.policy.unreadable == "error":
         raise CaseFailure(
-            f"incomplete tree at {state.commit}: {describe_unread(state.unread)} could not be "
-            "read, so absence cannot be concluded. Use a complete mirror (README: complete "
-            'mirrors) or set [policy] unreadable = "exclude" to certify over the readable '
-            "part, counted apart.")
+            f"incomplete {'tree' if not state.unread[0].scope else 'scope'} at {state.commit}: "
+            f"{describe_unread(state.unread)} could not be read, so absence cannot be "
+            "concluded. Use a complete mirror (README: complete mirrors) or set [policy] "
+            'unreadable = "exclude" to certify over the readable part, counted apart.')
 
 
 def mirror_state(cfg: Config, repo: str) -> str:

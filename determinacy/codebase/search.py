@@ -10,10 +10,11 @@ covers nothing: absence stays unknown wherever it is (callers fail closed).
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,14 @@ class Found:
 
 
 Pair = tuple[bool, str]  # (variant, constant): what a batch searched
+# Where blobs are read from: a git directory, or a function giving each sha's bytes in order
+# (None: it cannot), for blobs that are no repository's (a library's files on disk).
+Reader = Callable[[list[str]], Iterator[tuple[str, bytes | None]]]
+Blobs = Path | Reader
+
+
+def _reader(src: Blobs) -> Reader:
+    return functools.partial(repos.cat_blobs, src) if isinstance(src, Path) else src
 
 
 @dataclass
@@ -146,20 +155,23 @@ class Engine:
             cache.loaded.add(name)
             cache.add(batch, blobs)
 
-    def ensure(self, git_dir: Path, repo: str,
-               wants: Iterable[tuple[frozenset[str], Sequence[str]]]) -> None:
+    def ensure(self, git_dir: Blobs, repo: str,
+               wants: Iterable[tuple[frozenset[str], Sequence[str]]],
+               variants: bool = True) -> None:
         """Search, in one pass over the blobs, every (blob, constant) pair of `wants` that no
-        batch covers; then, in a second pass, the identifiers a tree lacks in other letter
-        case. Blobs that cannot be read are left uncovered."""
+        batch covers; then (`variants`), in a second pass, the identifiers a tree lacks in
+        other letter case. Blobs that cannot be read are left uncovered."""
         cache = self._cache(repo)
         wants = [(b, [c for c in ps if searchable_constant(c)]) for b, ps in wants]
         with cache.lock:
             self._load(repo, cache)
             self._pass(git_dir, repo, cache, cache.gaps(wants, False), False)
+            if not variants:
+                return
             lacking = [(b, cache.absent(b, ps)) for b, ps in wants]
             self._pass(git_dir, repo, cache, cache.gaps(lacking, True), True)
 
-    def _pass(self, git_dir: Path, repo: str, cache: _Cache,
+    def _pass(self, git_dir: Blobs, repo: str, cache: _Cache,
               gap: tuple[set[str], set[str]], variant: bool) -> None:
         blobs, constants = gap
         if not blobs or not constants:
@@ -181,40 +193,54 @@ class Engine:
         blob of the entries `skipped` leaves in; for identifiers it lacks, the first in
         other letter case. Callers must not conclude absence where
         `tree.state(skipped).unread` is not empty."""
-        entries = [e for e in tree.searched(skipped)
+        entries = [(e.path, e.sha) for e in tree.searched(skipped)
                    if e.kind == "blob" and e.sha not in tree.missing]
+        hits, variants = self._first(tree.git_dir, repo, entries, patterns, tree.commit)
+        return Found(hits=hits, variants=variants)
+
+    def locate(self, git_dir: Blobs, repo: str, entries: Sequence[tuple[str, str]],
+               patterns: Sequence[str], where: str) -> dict[str, str]:
+        """Each pattern's first "label:line" over `entries` ((label, blob), in the order a
+        reader is shown them): the same search as `find`, for blobs that are no tree's
+        (an ancestor's changed files, a library's). Every blob must be readable."""
+        return self._first(git_dir, repo, entries, patterns, where, variants=False)[0]
+
+    def _first(self, git_dir: Blobs, repo: str, entries: Sequence[tuple[str, str]],
+               patterns: Sequence[str], where: str, variants: bool = True
+               ) -> tuple[dict[str, str], dict[str, str]]:
         first: dict[str, tuple[int, str]] = {}
-        for n, e in enumerate(entries):
-            first.setdefault(e.sha, (n, e.path))
+        for n, (label, sha) in enumerate(entries):
+            first.setdefault(sha, (n, label))
         blobs = frozenset(first)
         todo = sorted({p for p in patterns if searchable_constant(p)})
-        self.ensure(tree.git_dir, repo, [(blobs, todo)])
+        self.ensure(git_dir, repo, [(blobs, todo)], variants)
         cache = self._cache(repo)
         with cache.lock:
             unread, _ = cache.gaps([(blobs, todo)], False)
             if unread:
-                raise CaseFailure(f"cannot read blob {min(unread)} at {tree.commit} (the mirror "
-                                "changed while it was read?)", transient=True)
-            chosen: dict[tuple[str, str, bool], str] = {}  # (constant, blob, variant) -> path
+                raise CaseFailure(f"cannot read blob {min(unread)} at {where} (the mirror "
+                                  "changed while it was read?)", transient=True)
+            chosen: dict[tuple[str, str, bool], str] = {}  # (constant, blob, variant) -> label
             for c in todo:
-                for variant in (False, True):
+                for variant in (False, True) if variants else (False,):
                     there = [first[b] for b in cache.hits.get((variant, c), ()) if b in first]
                     if there:
-                        n, path = min(there)
-                        chosen[(c, entries[n].sha, variant)] = path
+                        n, label = min(there)
+                        chosen[(c, entries[n][1], variant)] = label
                         break
-            lines = self._lines(tree.git_dir, cache, list(chosen))
-        hits = {c: f"{path}:{lines[(c, b, v)]}" for (c, b, v), path in chosen.items() if not v}
-        variants = {c: f"{path}:{lines[(c, b, v)]}" for (c, b, v), path in chosen.items() if v}
-        return Found(hits=hits, variants=variants)
+            lines = self._lines(git_dir, cache, list(chosen))
+        hits = {c: f"{label}:{lines[(c, b, v)]}" for (c, b, v), label in chosen.items()
+                if not v}
+        cased = {c: f"{label}:{lines[(c, b, v)]}" for (c, b, v), label in chosen.items() if v}
+        return hits, cased
 
-    def _lines(self, git_dir: Path, cache: _Cache, wanted: list[tuple[str, str, bool]]
+    def _lines(self, git_dir: Blobs, cache: _Cache, wanted: list[tuple[str, str, bool]]
                ) -> dict[tuple[str, str, bool], int]:
         """The line of each (constant, blob, variant) a reader is shown: read from the blob
         once it is chosen, remembered for the process."""
         todo = sorted({b for c, b, v in wanted if (c, b, v) not in cache.lines})
         if todo:
-            data = {sha: d for sha, d in repos.cat_blobs(git_dir, todo) if d is not None}
+            data = {sha: d for sha, d in _reader(git_dir)(todo) if d is not None}
             if lost := sorted(set(todo) - set(data)):
                 raise CaseFailure(f"cannot read blob {lost[0]} (the mirror changed while it was "
                                 "read?)", transient=True)
@@ -224,7 +250,7 @@ class Engine:
         return {k: cache.lines[k] for k in wanted}
 
 
-def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
+def _search(git_dir: Blobs, blobs: list[str], constants: list[str], variant: bool
             ) -> tuple[SearchBatch, list[str]]:
     """Every blob streamed once, every constant looked for in it: the batch and the blobs
     actually read (in order; the batch's indices refer to them). Windows of blobs are
@@ -252,7 +278,7 @@ def _search(git_dir: Path, blobs: list[str], constants: list[str], variant: bool
     window: list[bytes] = []
     size = 0
     with ThreadPoolExecutor(workers) as pool:
-        for sha, data in repos.cat_blobs(git_dir, blobs):
+        for sha, data in _reader(git_dir)(blobs):
             if data is None:
                 continue
             kept[len(read)] = data

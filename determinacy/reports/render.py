@@ -166,6 +166,15 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         "## Mechanical candidates",
         "",
         md_table(*q.rows("report_funnel")),
+        "## Absence scopes",
+        "",
+        "An absence claim holds over the tree at base_commit and what else a solver reads: "
+        "the recent history (`git log`), the standard library of each language the case is "
+        "in (its sources on this machine; the version is in each row). A graded constant "
+        "found in any of them is not claimed; a part that could not be read leaves the "
+        "case partial, never absent.",
+        "",
+        md_table(*q.rows("report_scopes")),
         "## Declaration hints",
         "",
         "`hints/<id>.json` and `.md` declare, for each case, the new names its tests use across "
@@ -187,7 +196,7 @@ def _report(q: Named, run: dict[str, Any]) -> str:
 
 # The queries behind REPORT.md's numbers, each a key of report.json.
 REPORT_QUERIES = ("report_spine", "report_groups", "report_tiers", "report_funnel",
-                  "report_hints", "report_errors", "report_history", "report_plot")
+                  "report_scopes", "report_hints", "report_errors", "report_history", "report_plot")
 
 
 def _history_section(q: Named) -> list[str]:
@@ -431,10 +440,13 @@ def _clone_lines(run: dict[str, Any], repo: str, commit: str) -> list[str]:
 
 
 def _unread_lines(unread: list[dict[str, Any]]) -> list[str]:
-    return [f"- `{u['path']}`: {u['why']}"
-            + ("" if u["why"] == "submodule" else
+    return [f"- {_SCOPE_NAMES.get(u.get('scope') or '', '')}`{u['path']}`: {u['why']}"
+            + ("" if u["why"] in ("submodule", "shallow history", "no sources") else
                f", {u['size']} bytes" if u["size"] >= 0 else ", size unknown")
             for u in unread]
+
+
+_SCOPE_NAMES = {"history": "history: ", "stdlib": "standard library: "}
 
 
 def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
@@ -492,8 +504,9 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                 "claimed, whatever the prose and the codebase say.", ""]
     if unread:
         out += ["## Not read", "",
-                "These paths of the tree at base_commit could not be read (policy unreadable "
-                "= \"exclude\"): absence holds only for the rest of the tree, so an absence "
+                "These parts of what absence is claimed over (the tree at base_commit, its "
+                "recent history, a standard library) could not be read (policy unreadable "
+                "= \"exclude\"): absence holds only for the rest, so an absence "
                 "claim here is AIRTIGHT-PARTIAL, counted apart from the floor.", "",
                 *_unread_lines(unread), ""]
     test_data = [c for c in cands if c["certified"] and c["test_data"]]
@@ -522,8 +535,16 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                 "base_commit. Re-run the codebase check (expect no output):", "",
                 "```sh", *_clone_lines(run, v["repo"], v["base_commit"])]
         out += [w["command"] for w in witnesses]
-        out += ["```", "",
-                md_table(["constant", "kind", "graded at", "implemented at"],
+        out += ["```", ""]
+        scoped = [w for w in witnesses if w.get("scope_commands")]
+        if scoped:
+            read = list(dict.fromkeys(r for w in scoped for r in w["absent_from"][1:]))
+            out += ["Absent also from what else a solver reads: "
+                    + "; ".join(read) + ". Re-run (expect no output; the history command in "
+                    "the clone above, a library's on a machine with the same files):", "",
+                    "```sh", *dict.fromkeys(c for w in scoped for c in w["scope_commands"]),
+                    "```", ""]
+        out += [md_table(["constant", "kind", "graded at", "implemented at"],
                          [(w["constant"], w["kind"], w["test_at"], w["gold_at"])
                           for w in witnesses], code_cols=("constant",))]
         variants = [w for w in witnesses if w["codebase_variant"]]

@@ -59,6 +59,16 @@ class TreeRow(msgspec.Struct, frozen=True, kw_only=True):
     commit: str  # the full sha base_commit resolved to
     blobs: int
     unread: list[Unread] = []
+    scopes: list[ScopeRow] = []
+
+
+class ScopeRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A scope beyond the tree a case's absence also held over (`read`: what; `searched`:
+    false when there was nothing to read, such as no standard-library sources)."""
+
+    scope: str
+    read: str
+    searched: bool
 
 
 def _arrow_type(tp: Any) -> Any:

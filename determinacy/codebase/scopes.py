@@ -1,0 +1,139 @@
+"""Absence beyond the tree at base: the scopes a case's search also reads (method §6).
+
+`plan` does the git and filesystem reads that decide what there is to search (the history's
+changed-away blobs, which of them the mirror lacks, each standard library's commit in
+`libraries.git`): its `key` goes into the codebase phase's action key, so a deepened mirror
+or an upgraded toolchain searches again. `search` then asks the engine. What a scope could
+not read is an `Unread` of that scope: the case is partial there, never absent.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from determinacy.codebase import history, libraries, repos, stdlib
+from determinacy.codebase.search import Engine
+from determinacy.config import Config
+from determinacy.paths import is_test_path
+from determinacy.records import ScopeRead, Unread
+from determinacy.store import Store
+
+
+@dataclass
+class Library:
+    family: str
+    label: str
+    lib: libraries.Library | None = None  # None when not read (no sources)
+
+
+@dataclass
+class Plan:
+    commit: str
+    depth: int
+    held: list[history.Held] = field(default_factory=list)
+    missing: frozenset[str] = frozenset()
+    walk: history.Walk | None = None
+    libraries: list[Library] = field(default_factory=list)
+    unread: list[Unread] = field(default_factory=list)
+
+    def key(self) -> dict[str, object]:
+        return {"history": [self.depth, self.walk.ancestors if self.walk else [],
+                            self.walk.shallow if self.walk else "",
+                            [list(h) for h in self.held], sorted(self.missing)],
+                "stdlib": [[lib.family, lib.label, lib.lib.entries if lib.lib else []]
+                           for lib in self.libraries]}
+
+
+def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
+         skipped: Sequence[str]) -> Plan:
+    p = Plan(commit=tree.commit, depth=cfg.codebase.history)
+    if p.depth:
+        p.walk = _walk(tree.git_dir, tree.commit, p.depth)
+        p.held = [h for h in p.walk.held if not (skipped and is_test_path(h.path, skipped))]
+        if p.held:
+            p.missing = repos.absent_blobs(tree.git_dir, sorted({h.blob for h in p.held}),
+                                           p.walk.ancestors)
+        p.unread += [Unread(path=f"{h.commit}:{h.path}", why="missing blob", scope="history")
+                     for h in p.held if h.blob in p.missing]
+        if p.walk.shallow:
+            p.unread.append(Unread(path=f"before {p.walk.shallow}", why="shallow history",
+                                   scope="history"))
+    if cfg.codebase.stdlib != "off":
+        for family in sorted(set(families)):
+            lib = _library(store, cfg, family)
+            p.libraries.append(lib)
+            if lib.lib is None and cfg.codebase.stdlib == "require":
+                p.unread.append(Unread(path=f"{family} standard library", why="no sources",
+                                       scope="stdlib"))
+    return p
+
+
+def warm(engine: Engine, store: Store, cfg: Config, git_dir: Path, repo: str,
+         cases: Sequence[tuple[str, Sequence[str], Sequence[str]]],
+         skipped: Sequence[str]) -> None:
+    """Search the wider scopes of many cases ((commit, patterns, families) each) in one pass
+    per scope: what their codebase phases then ask is answered from the engine's cache."""
+    if cfg.codebase.history:
+        held: list[tuple[frozenset[str], Sequence[str]]] = []
+        for commit, patterns, _ in cases:
+            walk = _walk(git_dir, commit, cfg.codebase.history)
+            held.append((frozenset(h.blob for h in walk.held
+                                   if not (skipped and is_test_path(h.path, skipped))),
+                         patterns))
+        engine.ensure(git_dir, repo, held, variants=False)
+    if cfg.codebase.stdlib != "off":
+        wanted: dict[str, set[str]] = {}
+        for _, patterns, fams in cases:
+            for family in fams:
+                wanted.setdefault(family, set()).update(patterns)
+        for family, patterns in sorted(wanted.items()):
+            lib = _library(store, cfg, family).lib
+            if lib is not None:
+                engine.ensure(lib.read, libraries.REPO,
+                              [(frozenset(b for _, b in lib.entries), sorted(patterns))],
+                              variants=False)
+
+
+@functools.lru_cache(maxsize=4096)  # the search task and each case's phase walk it alike
+def _walk(git_dir: Path, commit: str, depth: int) -> history.Walk:
+    return history.walk(git_dir, commit, depth)
+
+
+def _library(store: Store, cfg: Config, family: str) -> Library:
+    given = cfg.codebase.stdlib_paths.get(family)
+    source = stdlib.configured(family, cfg.resolve(given)) if given else stdlib.find(family)
+    return _loaded(store, family, source)
+
+
+@functools.lru_cache(maxsize=64)  # listed once per process: a folder walk costs ~50 ms
+def _loaded(store: Store, family: str, source: libraries.Source | None) -> Library:
+    if source is None:
+        return Library(family=family, label=f"{family} standard library: no sources found "
+                       "on this machine (not read)")
+    return Library(family=family, label=source.label, lib=libraries.load(store, source))
+
+
+def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence[str],
+           excluded: Sequence[str], store: Store) -> list[ScopeRead]:
+    """Each scope's hits for `patterns`, in scope order (history, then each library)."""
+    out = []
+    if p.walk is not None:
+        readable = [(f"{h.commit}:{h.path}", h.blob) for h in p.held if h.blob not in p.missing]
+        found = engine.locate(git_dir, repo, readable, patterns, "history") if readable else {}
+        out.append(ScopeRead(scope="history", read=history.described(p.walk.ancestors),
+                             command=history.command(p.commit, len(p.walk.ancestors), excluded)
+                             if p.walk.ancestors else "",
+                             found=found))
+    for lib in p.libraries:
+        if lib.lib is None:
+            out.append(ScopeRead(scope="stdlib", read=lib.label, command=""))
+            continue
+        found = engine.locate(lib.lib.read, libraries.REPO, lib.lib.entries, patterns,
+                              lib.label)
+        n = len(lib.lib.entries)
+        out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}",
+                             found=found, command=lib.lib.source.grep))
+    return out

@@ -1,0 +1,228 @@
+"""Absence over what a solver reads beyond the tree: recent history and the standard library.
+Real repositories and folders; no network."""
+
+from __future__ import annotations
+
+import subprocess
+import zipfile
+from pathlib import Path
+from unittest import mock
+
+from conftest import (
+    PROSE,
+    Audit,
+    commit,
+    git,
+    new_helper,
+    row,
+    widgets_repo,
+    write_benchmark,
+)
+
+from determinacy.codebase import history, libraries, stdlib
+from determinacy.store import Store
+
+SRC_MIRROR = "{tmp}/src/{{owner}}/{{name}}"
+
+
+def restored(tmp: Path) -> tuple[Path, str, list[dict[str, object]]]:
+    """acme/widgets where a commit before base removed `legacy_widget`, which the task's gold
+    brings back (and a second task whose name is new everywhere)."""
+    src = tmp / "src" / "acme" / "widgets"
+    widgets_repo(src, {"pkg/legacy.py": "def legacy_widget():\n    return 2\n"})
+    commit(src, {"README": "docs\n"}, "docs")
+    git(src, "rm", "-q", "pkg/legacy.py")
+    base = commit(src, {}, "drop legacy")
+    rows = [row("back", base, PROSE, *new_helper(src, base, "legacy_widget")),
+            row("new", base, PROSE, *new_helper(src, base, "frobnicate_widget"))]
+    return src, base, rows
+
+
+def bench(tmp: Path, rows: list[dict[str, object]], extra: str = "",
+          mirror: str = "") -> Path:
+    return write_benchmark(tmp / "bench", rows, mirror=mirror or f"{tmp}/src/{{owner}}/{{name}}",
+                           extra=extra)
+
+
+def test_a_name_recent_history_held_is_not_claimed(tmp_path: Path) -> None:
+    src, base, rows = restored(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, rows)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"back": "NO_CLAIM", "new": "AIRTIGHT"}
+    [c] = audit.sql(cfg, "select found_in, found_at, certified from candidates "
+                         "where constant = 'legacy_widget'")
+    dropped_from = git(src, "rev-parse", f"{base}~1").strip()
+    assert c["found_in"] == "history" and not c["certified"]
+    assert c["found_at"].endswith(f"{dropped_from}:pkg/legacy.py:1"), c
+    receipt = (audit.runs / "bench" / "cases" / "back" / "RECEIPT.md").read_text()
+    assert "in history: 2 first-parent commits before base" in receipt
+    # The claim kept says what it held over, and the command a skeptic runs over history.
+    [k] = audit.sql(cfg, "select absent_from, scope_commands from candidates "
+                         "where constant = 'frobnicate_widget'")
+    assert k["absent_from"][1].startswith("history: 2 first-parent commits before base")
+    cmd = k["scope_commands"][0]
+    assert cmd.startswith("git grep -F -n -e 'frobnicate_widget' $(git rev-list")
+    for constant, printed in (("frobnicate_widget", ""), ("legacy_widget", "legacy_widget")):
+        out = subprocess.run(cmd.replace("frobnicate_widget", constant), shell=True, cwd=src,
+                             capture_output=True, text=True).stdout
+        assert (printed in out) and (bool(out) == bool(printed)), out
+    report = (audit.runs / "bench" / "REPORT.md").read_text()
+    assert "| history | first-parent commits before base | 2 | 1 | 0 |" in report
+
+
+def test_history_depth_zero_reads_the_tree_alone(tmp_path: Path) -> None:
+    _, _, rows = restored(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, rows, "")
+    cfg.write_text(cfg.read_text().replace("[codebase]\n", "[codebase]\nhistory = 0\n"))
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"back": "AIRTIGHT", "new": "AIRTIGHT"}
+
+
+def test_a_shallow_mirror_leaves_history_unread_never_absent(tmp_path: Path) -> None:
+    src, base, rows = restored(tmp_path)
+    shallow = tmp_path / "shallow" / "acme" / "widgets.git"
+    git(tmp_path, "clone", "-q", "--bare", "--depth", "1", f"file://{src}", str(shallow))
+    audit = Audit(tmp_path)
+    mirror = f"{tmp_path}/shallow/{{owner}}/{{name}}.git"
+    cfg = bench(tmp_path, rows, mirror=mirror)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"back": "ERROR", "new": "ERROR"}
+    [e] = audit.sql(cfg, "select error from verdicts where case_id = 'new'")
+    assert "the history before" in e["error"] and "shallow" in e["error"], e
+    cfg = bench(tmp_path, rows, '[policy]\nunreadable = "exclude"\n', mirror=mirror)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"back": "AIRTIGHT-PARTIAL", "new": "AIRTIGHT-PARTIAL"}
+    receipt = (audit.runs / "bench" / "cases" / "back" / "RECEIPT.md").read_text()
+    assert f"- history: `before {base}`: shallow history" in receipt
+
+
+def test_walk_lists_what_ancestors_held_nearest_first(tmp_path: Path) -> None:
+    src = tmp_path / "r"
+    first = widgets_repo(src, {"a.py": "A = 1\n"})
+    second = commit(src, {"a.py": "A = 2\n"})
+    git(src, "rm", "-q", "a.py")
+    third = commit(src, {})
+    w = history.walk(src / ".git", third, 5)
+    assert w.ancestors == [second, first] and w.shallow == ""
+    assert [(h.commit, h.path) for h in w.held] == [(second, "a.py"), (first, "a.py")]
+    assert history.walk(src / ".git", third, 1).ancestors == [second]
+
+
+def python_stdlib(tmp: Path) -> Path:
+    lib = tmp / "pylib"
+    (lib / "http").mkdir(parents=True)
+    (lib / "http" / "status.py").write_text("NOT_FOUND = 'Resource Gone Away'\n"
+                                            "def frobnicate_widget():\n    pass\n")
+    # A library's own tests are no API: a name only they hold is still absent.
+    (lib / "test").mkdir()
+    (lib / "test" / "test_x.py").write_text("polish_gadget = 1\n")
+    return lib
+
+
+def test_a_name_the_standard_library_defines_is_not_claimed(tmp_path: Path) -> None:
+    src = tmp_path / "src" / "acme" / "widgets"
+    base = widgets_repo(src)
+    rows = [row("std", base, PROSE, *new_helper(src, base, "frobnicate_widget")),
+            row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
+    lib = python_stdlib(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, rows)
+    cfg.write_text(cfg.read_text() + f'[codebase.stdlib_paths]\npython = "{lib}"\n')
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"std": "NO_CLAIM", "new": "AIRTIGHT"}
+    [c] = audit.sql(cfg, "select found_in, found_at from candidates "
+                         "where constant = 'frobnicate_widget'")
+    assert c == {"found_in": "stdlib",
+                 "found_at": f"python standard library at {lib}, 1 file: http/status.py:2"}
+    [k] = audit.sql(cfg, "select absent_from, scope_commands from candidates "
+                         "where constant = 'polish_gadget'")
+    assert f"python standard library at {lib}, 1 file" in k["absent_from"]
+    grep = k["scope_commands"][-1]
+    assert subprocess.run(grep, shell=True, capture_output=True).stdout == b""
+    hit = subprocess.run(grep.replace("polish_gadget", "frobnicate_widget"), shell=True,
+                         capture_output=True, text=True).stdout
+    assert "http/status.py:2:def frobnicate_widget" in hit
+    report = (audit.runs / "bench" / "REPORT.md").read_text()
+    assert f"| stdlib | python standard library at {lib}, 1 file | 2 | 1 | 0 |" in report
+
+
+def test_a_standard_library_in_a_zip_is_read_in_place(tmp_path: Path) -> None:
+    z = tmp_path / "src.zip"
+    with zipfile.ZipFile(z, "w") as f:
+        f.writestr("java.base/java/lang/String.java", "class String { int localName; }\n")
+        f.writestr("java.base/README", "localName\n")
+    store = Store(tmp_path / "store")
+    lib = libraries.load(store, stdlib.configured("java", z))
+    assert [p for p, _ in lib.entries] == ["java.base/java/lang/String.java"]
+    [(sha, data)] = list(lib.read([lib.entries[0][1]]))
+    assert data is not None and b"localName" in data
+    out = subprocess.run(stdlib.configured("java", z).grep.replace("{constant}", "localName"),
+                         shell=True, capture_output=True, text=True).stdout
+    assert "localName" in out
+
+
+def test_a_library_is_listed_once_and_a_changed_file_reads_as_missing(tmp_path: Path) -> None:
+    lib_dir = python_stdlib(tmp_path)
+    store = Store(tmp_path / "store")
+    source = stdlib.configured("python", lib_dir)
+    first = libraries.load(store, source)
+    libraries._LOADED.clear()  # a new process: the stored listing is read, no file hashed
+    with mock.patch.object(libraries, "blob_id", side_effect=AssertionError("hashed")):
+        again = libraries.load(store, source)
+    assert again.entries == first.entries
+    (lib_dir / "http" / "status.py").write_text("changed\n")
+    assert list(first.read([first.entries[0][1]])) == [(first.entries[0][1], None)]
+
+
+def test_required_standard_library_not_found_is_unread(tmp_path: Path) -> None:
+    src = tmp_path / "src" / "acme" / "widgets"
+    base = widgets_repo(src)
+    rows = [row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, rows, '[policy]\nunreadable = "exclude"\n')
+    cfg.write_text(cfg.read_text().replace("[codebase]\n", '[codebase]\nstdlib = "require"\n'))
+    with mock.patch.object(stdlib, "find", return_value=None):
+        audit.run(cfg)
+    assert audit.verdicts(cfg) == {"new": "AIRTIGHT-PARTIAL"}
+    receipt = (audit.runs / "bench" / "cases" / "new" / "RECEIPT.md").read_text()
+    assert "- standard library: `python standard library`: no sources" in receipt
+
+
+def test_standard_library_auto_without_sources_says_it_was_not_read(tmp_path: Path) -> None:
+    src = tmp_path / "src" / "acme" / "widgets"
+    base = widgets_repo(src)
+    rows = [row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, rows)
+    with mock.patch.object(stdlib, "find", return_value=None):
+        audit.run(cfg)
+    assert audit.verdicts(cfg) == {"new": "AIRTIGHT"}
+    report = (audit.runs / "bench" / "REPORT.md").read_text()
+    assert "python standard library: no sources found on this machine (not read)" in report
+
+
+
+def test_verify_rechecks_history_and_the_standard_library(tmp_path: Path) -> None:
+    src = tmp_path / "src" / "acme" / "widgets"
+    widgets_repo(src, {"pkg/old.py": "X = 1\n"})
+    git(src, "rm", "-q", "pkg/old.py")
+    base = commit(src, {}, "drop old")
+    rows = [row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
+    lib = python_stdlib(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, rows)
+    cfg.write_text(cfg.read_text() + f'[codebase.stdlib_paths]\npython = "{lib}"\n')
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"new": "AIRTIGHT"}
+
+    def verify() -> str:
+        res = audit.invoke("verify", str(cfg), "--store", str(audit.store))
+        return res.output
+
+    assert verify().startswith("CONFIRMED new AIRTIGHT")
+    # The library gains the name after the audit: verify reads it again and says where.
+    (lib / "http" / "extra.py").write_text("\n\npolish_gadget = 3\n")
+    out = verify()
+    assert out.startswith("FAILED new AIRTIGHT") and "http/extra.py:3" in out, out
