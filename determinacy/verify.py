@@ -215,19 +215,22 @@ class Repo:
             self._unreadable[commit] = sorted((u.path, u.why) for u in state.unread)
         return self._unreadable[commit]
 
-    def grep(self, commit: str, constant: str, pathspecs: Sequence[str]) -> tuple[str, str]:
-        """`git grep -F -n -e <constant> <commit> -- <pathspecs>`: (its first hit, "") when
-        it prints one, ("", "") when it finds nothing, ("", why) when it failed."""
-        p = git.run(self.git_dir, "grep", "-F", "-n", "-e", constant, commit, "--", *pathspecs)
+    def grep(self, commit: str, constant: str, pathspecs: Sequence[str],
+             more: Sequence[str] = ()) -> tuple[str, str]:
+        """`git grep -F -n -e <constant> <commit> [<more>...] -- <pathspecs>`: (its first
+        hit, "") when it prints one, ("", "") when it finds nothing, ("", why) when it
+        failed. A hit in `commit` drops its `<commit>:` prefix; one in `more` keeps it."""
+        p = git.run(self.git_dir, "grep", "-F", "-n", "-e", constant, commit, *more, "--",
+                    *pathspecs)
         out = p.stdout.decode("utf-8", "replace").splitlines()
         # Exit 1 with nothing on stderr is "no match"; git grep also exits 1 when it could not
         # read a blob (it says so on stderr): unknown is never absence.
         if p.returncode == 1 and not p.stderr.strip():
             return "", ""
         if p.returncode == 0 and out:
-            hit = out[0].replace(f"{commit}:", "", 1)
-            more = f" (and {len(out) - 1} more lines)" if len(out) > 1 else ""
-            return hit[:200] + more, ""
+            hit = out[0].removeprefix(f"{commit}:")
+            more_lines = f" (and {len(out) - 1} more lines)" if len(out) > 1 else ""
+            return hit[:200] + more_lines, ""
         return "", f"git grep failed (exit {p.returncode}): {git.stderr_reason(p.stderr)}"
 
     def show(self, commit: str, path: str) -> tuple[str | None, str]:
@@ -386,13 +389,14 @@ class Verifier:
         if p.returncode:
             return [f"cannot list the history before {sha}: {git.stderr_reason(p.stderr)}"]
         ancestors = p.stdout.decode().split()[1:]
-        for commit in ancestors:
-            hit, why = repo.grep(commit, claim.constant, pathspecs)
-            if why and not claim.partial:
-                return [f"history: {why}"]
-            if hit:
-                return [f"present in history: git grep prints {commit}:{hit}"]
-        return []
+        if not ancestors:
+            return []
+        # One git grep over every ancestor's tree, as the receipt's command runs it.
+        hit, why = repo.grep(ancestors[0], claim.constant, pathspecs, ancestors[1:])
+        if why and not claim.partial:
+            return [f"history: {why}"]
+        return [f"present in history (at or before {ancestors[0][:12]}): git grep prints "
+                f"{hit}"] if hit else []
 
     def libraries(self, claim: Claim) -> list[str]:
         """The claim held over standard libraries: each one it names is read again from its
@@ -469,8 +473,7 @@ class Verifier:
 def _library_source(cfg: Config, label: str) -> libraries.Source | None:
     """The library a receipt names ("<label>, N files"), as the config and machine give it."""
     for family in stdlib.FAMILIES:
-        given = cfg.codebase.stdlib_paths.get(family)
-        source = stdlib.configured(family, cfg.resolve(given)) if given else stdlib.find(family)
+        source = stdlib.for_config(cfg, family)
         if source is not None and label.rsplit(", ", 1)[0] == source.label:
             return source
     return None

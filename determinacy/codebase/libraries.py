@@ -10,6 +10,7 @@ its listing reads as missing (the engine then fails the case as transient, never
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -73,35 +74,37 @@ def members(source: Source) -> list[tuple[str, int, int]]:
 class Library:
     source: Source
     entries: list[tuple[str, str]]  # (path, blob id), path order
+    listing: str  # the stored object holding `entries`: what a cache key names
 
     def read(self, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
         """Each blob's bytes in the order of `shas`; None when its file is gone or changed."""
         where = {sha: path for path, sha in reversed(self.entries)}
-        archive = zipfile.ZipFile(self.source.path) if zipfile.is_zipfile(self.source.path) \
-            else None
-        try:
+        with _opened(self.source) as read:
             for sha in shas:
-                data = _bytes(self.source, archive, where[sha]) if sha in where else None
+                data = read(where[sha]) if sha in where else None
                 yield sha, data if data is not None and blob_id(data) == sha else None
-        finally:
-            if archive is not None:
-                archive.close()
 
 
 def files(source: Source) -> Iterator[tuple[str, bytes | None]]:
     """Every kept file's bytes, read now (None: unreadable): what `verify` checks itself."""
-    archive = zipfile.ZipFile(source.path) if zipfile.is_zipfile(source.path) else None
-    try:
+    with _opened(source) as read:
         for path, _, _ in members(source):
-            yield path, _bytes(source, archive, path)
-    finally:
-        if archive is not None:
-            archive.close()
+            yield path, read(path)
 
 
-def _bytes(source: Source, archive: zipfile.ZipFile | None, path: str) -> bytes | None:
+@contextlib.contextmanager
+def _opened(source: Source) -> Iterator[Callable[[str], bytes | None]]:
+    """A reader of the library's files by path (None: unreadable), the archive open once."""
+    if not zipfile.is_zipfile(source.path):
+        yield lambda path: _quietly(lambda: (source.path / path).read_bytes())
+        return
+    with zipfile.ZipFile(source.path) as z:
+        yield lambda path: _quietly(lambda: z.read(path))
+
+
+def _quietly(read: Callable[[], bytes]) -> bytes | None:
     try:
-        return archive.read(path) if archive is not None else (source.path / path).read_bytes()
+        return read()
     except (OSError, KeyError, zipfile.BadZipFile):
         return None
 
@@ -122,11 +125,12 @@ def load(store: Store, source: Source) -> Library:
         if key in _LOADED:
             return _LOADED[key]
         ref = store.root / "libraries" / manifest
-        entries = _stored(store, ref)
-        if entries is None:
+        stored = _stored(store, ref)
+        if stored is None:
             entries = _listing(source)
-            atomic_write(ref, store.put_json(entries).encode())
-        _LOADED[key] = Library(source, entries)
+            stored = store.put_json(entries), entries
+            atomic_write(ref, stored[0].encode())
+        _LOADED[key] = Library(source, stored[1], stored[0])
         return _LOADED[key]
 
 
@@ -140,10 +144,11 @@ def _listing(source: Source) -> list[tuple[str, str]]:
     return out
 
 
-def _stored(store: Store, ref: Path) -> list[tuple[str, str]] | None:
+def _stored(store: Store, ref: Path) -> tuple[str, list[tuple[str, str]]] | None:
+    """(listing object, entries) a run stored before."""
     try:
         name = ref.read_text().strip()
-        return [(p, b) for p, b in msgspec.json.decode(store.get(name),
-                                                        type=list[tuple[str, str]])]
+        return name, [(p, b) for p, b in msgspec.json.decode(store.get(name),
+                                                              type=list[tuple[str, str]])]
     except (OSError, ValueError, msgspec.DecodeError):
         return None  # never listed, or a damaged entry: listed again

@@ -1,8 +1,8 @@
 """Absence beyond the tree at base: the scopes a case's search also reads (method §6).
 
 `plan` does the git and filesystem reads that decide what there is to search (the history's
-changed-away blobs, which of them the mirror lacks, each standard library's commit in
-`libraries.git`): its `key` goes into the codebase phase's action key, so a deepened mirror
+changed-away blobs, which of them the mirror lacks, each standard library's listing): its
+`key` goes into the codebase phase's action key, so a deepened mirror
 or an upgraded toolchain searches again. `search` then asks the engine. What a scope could
 not read is an `Unread` of that scope: the case is partial there, never absent.
 """
@@ -43,7 +43,7 @@ class Plan:
         return {"history": [self.depth, self.walk.ancestors if self.walk else [],
                             self.walk.shallow if self.walk else "",
                             [list(h) for h in self.held], sorted(self.missing)],
-                "stdlib": [[lib.family, lib.label, lib.lib.entries if lib.lib else []]
+                "stdlib": [[lib.family, lib.label, lib.lib.listing if lib.lib else ""]
                            for lib in self.libraries]}
 
 
@@ -52,7 +52,7 @@ def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
     p = Plan(commit=tree.commit, depth=cfg.codebase.history)
     if p.depth:
         p.walk = _walk(tree.git_dir, tree.commit, p.depth)
-        p.held = [h for h in p.walk.held if not (skipped and is_test_path(h.path, skipped))]
+        p.held = _held(p.walk, skipped)
         if p.held:
             p.missing = repos.absent_blobs(tree.git_dir, sorted({h.blob for h in p.held}),
                                            p.walk.ancestors)
@@ -80,9 +80,7 @@ def warm(engine: Engine, store: Store, cfg: Config, git_dir: Path, repo: str,
         held: list[tuple[frozenset[str], Sequence[str]]] = []
         for commit, patterns, _ in cases:
             walk = _walk(git_dir, commit, cfg.codebase.history)
-            held.append((frozenset(h.blob for h in walk.held
-                                   if not (skipped and is_test_path(h.path, skipped))),
-                         patterns))
+            held.append((frozenset(h.blob for h in _held(walk, skipped)), patterns))
         engine.ensure(git_dir, repo, held, variants=False)
     if cfg.codebase.stdlib != "off":
         wanted: dict[str, set[str]] = {}
@@ -97,15 +95,18 @@ def warm(engine: Engine, store: Store, cfg: Config, git_dir: Path, repo: str,
                               variants=False)
 
 
+def _held(walk: history.Walk, skipped: Sequence[str]) -> list[history.Held]:
+    """What the history search reads: the lenient policy's test paths left out."""
+    return [h for h in walk.held if not (skipped and is_test_path(h.path, skipped))]
+
+
 @functools.lru_cache(maxsize=4096)  # the search task and each case's phase walk it alike
 def _walk(git_dir: Path, commit: str, depth: int) -> history.Walk:
     return history.walk(git_dir, commit, depth)
 
 
 def _library(store: Store, cfg: Config, family: str) -> Library:
-    given = cfg.codebase.stdlib_paths.get(family)
-    source = stdlib.configured(family, cfg.resolve(given)) if given else stdlib.find(family)
-    return _loaded(store, family, source)
+    return _loaded(store, family, stdlib.for_config(cfg, family))
 
 
 @functools.lru_cache(maxsize=64)  # listed once per process: a folder walk costs ~50 ms

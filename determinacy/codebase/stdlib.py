@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from determinacy.codebase.libraries import Source
-from determinacy.config import STDLIB_FAMILIES
+from determinacy.config import STDLIB_FAMILIES, Config
 
 # The standard library a language's files read: the languages of `determinacy.languages`.
 FAMILY = {"python": "python", "go": "go", "java": "java", "javascript": "ecma",
@@ -85,6 +85,12 @@ def _grep(family: str, path: Path, roots: tuple[str, ...]) -> str:
 @functools.cache
 def configured(family: str, path: Path) -> Source:
     return source(family, f"{family} standard library at {path}", path)
+
+
+def for_config(cfg: Config, family: str) -> Source | None:
+    """What a config reads as the family's library: its `stdlib_paths`, else what is found."""
+    given = cfg.codebase.stdlib_paths.get(family)
+    return configured(family, cfg.resolve(given)) if given else find(family)
 
 
 def find(family: str) -> Source | None:
