@@ -150,12 +150,21 @@ class ScopeRead(Record, kw_only=True):
     covered (`read`, for receipts and REPORT.md), how a skeptic re-checks a constant's absence
     there (`command`, with `{constant}` in place of the shell-quoted constant) and which
     searched constants it holds (constant -> where, "<commit>:<path>:<line>" in history,
-    "<path>:<line>" in a library)."""
+    "<path>:<line>" in a library). A library also says where it holds a constant as a whole
+    string literal (`quoted`: in double, single or back quotes), what a literal needs there:
+    a library spells countless words inside its own longer strings and names."""
 
     scope: Literal["history", "stdlib"]
     read: str
     command: str
     found: dict[str, str] = {}
+    quoted: dict[str, str] = {}
+    # Names a library holds as a whole word in at least 1% of its files: the language's own
+    # vocabulary (`main`, `toString`), which a fix's new definitions take by default
+    # (name -> "<n> of <N> files, <path>:<line>"); `vocabulary_command` counts them.
+    vocabulary: dict[str, str] = {}
+    vocabulary_command: str = ""
+    files: int = 0  # a library's files
 
 
 class TreeState(Record, kw_only=True):

@@ -113,6 +113,45 @@ def _how(constant: str, s: Sibling) -> str:
     return f"with `{s.word}` around the affix they share"
 
 
+def floor(files: int) -> int:
+    """How many of a library's files make a name its vocabulary: 1%, and at least two."""
+    return max(2, -(-files // 100))
+
+
+def quoted(constant: str) -> tuple[str, ...]:
+    """A constant as a whole string literal of a library's code (and of the grep re-checking
+    it): in double, single or back quotes."""
+    return tuple(f"{q}{constant}{q}" for q in ('"', "'", "`"))
+
+
+def held_by(w: ScopeRead, c: Candidate) -> str:
+    """Where the scope gives the constant ("" when it does not). History: anywhere (a name a
+    recent commit had is a name the task may restore). A standard library: a literal as a
+    whole string of its code; a name the test defines and the gold uses anywhere in it (a
+    method of a standard interface a test double implements); a name the gold defines only
+    when it is the language's vocabulary (a whole word in 1% of the library's files: `main`,
+    `toString`), since that some unrelated package declares the same word (`GroupID` in
+    Windows syscalls) does not make the fix's own choice known."""
+    if w.scope == "history":
+        return w.found.get(c.constant, "")
+    if c.kind != "identifier":
+        return w.quoted.get(c.constant, "")
+    if c.defuse == "test→gold":
+        return w.found.get(c.constant, "")
+    return w.vocabulary.get(c.constant, "")
+
+
+def scope_command(w: ScopeRead, c: Candidate) -> str:
+    """The scope's re-check for the constant (nothing printed: not given there)."""
+    if w.scope == "stdlib" and c.kind != "identifier":
+        return w.command.replace("-e {constant}",
+                                 " ".join(f"-e {quote(q)}" for q in quoted(c.constant)))
+    if w.scope == "stdlib" and c.defuse != "test→gold":
+        return w.vocabulary_command.replace("{constant}", quote(c.constant)).replace(
+            "{floor}", str(floor(w.files)))
+    return w.command.replace("{constant}", quote(c.constant))
+
+
 def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult:
     prose = Prose(task.prose)
     searched = set(search.searched)
@@ -131,7 +170,8 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
             and not ungraded
         # Absent from the tree, present where else a solver reads (recent history, the
         # standard library): not unknowable either.
-        wider = next((w for w in search.scopes if c.constant in w.found), None) \
+        scopes = search.scopes
+        wider = next((w for w in scopes if held_by(w, c)), None) \
             if graded and was_searched and not at else None
         holds = graded and was_searched and not at and wider is None
         # A name the codebase's own convention predicts is a hypothesis, never a claim.
@@ -155,14 +195,13 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
                        if certified and c.siblings and not c.test_data else ""),
             test_data=c.test_data, test_data_at=c.test_data_at,
             found_in=wider.scope if wider else "",
-            found_at=f"{wider.read}: {wider.found[c.constant]}" if wider else "",
-            absent_from=[f"tree at {commit}", *(w.read for w in search.scopes if w.command)]
+            found_at=f"{wider.read}: {held_by(wider, c)}" if wider else "",
+            absent_from=[f"tree at {commit}", *(w.read for w in scopes if w.command)]
             if certified and not c.test_data else [],
-            scope_commands=[w.command.replace("{constant}", quote(c.constant))
-                            for w in search.scopes if w.command]
+            scope_commands=[scope_command(w, c) for w in scopes if w.command]
             if certified and not c.test_data else [],
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
                       tree=search.tree,
-                      scopes=[ScopeRead(scope=w.scope, read=w.read, command=w.command)
-                              for w in search.scopes])
+                      scopes=[ScopeRead(scope=w.scope, read=w.read, command=w.command,
+                                        files=w.files) for w in search.scopes])

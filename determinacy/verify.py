@@ -24,7 +24,7 @@ from determinacy.paths import is_test_path
 from determinacy.proposer.graded import names_file
 from determinacy.records import Task
 from determinacy.reports.query import connect, dicts
-from determinacy.settle import quote
+from determinacy.settle import floor, quote, quoted
 from determinacy.sources.rows import load_tasks
 from determinacy.store import Store
 
@@ -260,6 +260,8 @@ class Claim:
     test_data: str = ""  # GOLD-TEST-DATA: the file only the gold writes, the line loading it
     test_data_at: str = ""
     absent_from: tuple[str, ...] = ()  # the scopes absence held over ("tree at ..." first)
+    kind: str = ""  # identifier, string, ...: a library holds a literal as a whole string
+    defuse: str = ""  # a name the gold defines is given only as the library's vocabulary
 
     @property
     def partial(self) -> bool:
@@ -286,7 +288,7 @@ class Outcome:
 
 
 _CLAIMS = """
-SELECT w.case_id, w.verdict, w.constant, w.proposer, w.pass_no,
+SELECT w.case_id, w.verdict, w.constant, w.kind, w.proposer, w.pass_no,
        coalesce(tr.commit, '') AS commit,
        coalesce(list_transform(tr.unread, lambda u: u.path), []) AS unread,
        (SELECT first(a.precedents) FROM agent_witnesses a
@@ -298,10 +300,11 @@ SELECT w.case_id, w.verdict, w.constant, w.proposer, w.pass_no,
           AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
           AND a.refuter = w.refuter) AS gold_value,
        coalesce(k.test_data, '') AS test_data, coalesce(k.test_data_at, '') AS test_data_at,
-       coalesce(k.absent_from, []) AS absent_from
+       coalesce(k.absent_from, []) AS absent_from, coalesce(k.defuse, '') AS defuse
 FROM witnesses w LEFT JOIN trees tr ON tr.case_id = w.case_id
 LEFT JOIN (SELECT case_id, constant, first(test_data) AS test_data,
-                  first(test_data_at) AS test_data_at, first(absent_from) AS absent_from
+                  first(test_data_at) AS test_data_at, first(absent_from) AS absent_from,
+                  first(defuse) AS defuse
            FROM candidates WHERE certified GROUP BY case_id, constant) k
   ON w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
 WHERE w.status = 'claim' AND (CAST($case AS VARCHAR) IS NULL OR w.case_id = $case)
@@ -320,7 +323,8 @@ def stored_claims(con: Any, case: str | None) -> list[Claim]:
                          unread=tuple(r["unread"]), precedents=precedents,
                          gold_value=r["gold_value"] or "", test_data=r["test_data"] or "",
                          test_data_at=r["test_data_at"] or "",
-                         absent_from=tuple(r["absent_from"] or ())))
+                         absent_from=tuple(r["absent_from"] or ()), kind=r["kind"] or "",
+                         defuse=r["defuse"]))
     return out
 
 
@@ -409,15 +413,7 @@ class Verifier:
             if source is None:
                 out.append(f"cannot re-check {label}: not on this machine")
                 continue
-            needle = claim.constant.encode("utf-8", "surrogatepass")
-            for path, data in libraries.files(source):
-                if data is None:
-                    out.append(f"cannot re-check {label}: {path} unreadable")
-                    break
-                if needle in data:
-                    line = data[:data.index(needle)].count(b"\n") + 1
-                    out.append(f"present in {source.label}: {path}:{line}")
-                    break
+            out += _library_failures(source, label, claim)
         return out
 
     def precedents(self, repo: Repo, sha: str, claim: Claim) -> list[str]:
@@ -468,6 +464,33 @@ class Verifier:
         except CaseFailure as e:
             failures.append(str(e))
         return Outcome(claim, tuple(failures))
+
+
+def _library_failures(source: libraries.Source, label: str, claim: Claim) -> list[str]:
+    """The library gives the claim's constant: a literal as a whole string, a name the test
+    defines anywhere, a name the gold defines as a whole word of 1% of its files."""
+    if claim.kind == "identifier" and claim.defuse == "gold→test":
+        word = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(claim.constant.encode())
+                          + rb"(?![A-Za-z0-9_$])")
+        total, holding = 0, []
+        for path, data in libraries.files(source):
+            if data is None:
+                return [f"cannot re-check {label}: {path} unreadable"]
+            total += 1
+            if word.search(data):
+                holding.append(path)
+        least = floor(total)
+        return [f"the vocabulary of {source.label}: a whole word in {len(holding)} of its "
+                f"{total} files (from {holding[0]})"] if len(holding) >= least else []
+    needles = [n.encode("utf-8", "surrogatepass") for n in (
+        [claim.constant] if claim.kind == "identifier" else quoted(claim.constant))]
+    for path, data in libraries.files(source):
+        if data is None:
+            return [f"cannot re-check {label}: {path} unreadable"]
+        if at := [data.index(n) for n in needles if n in data]:
+            line = data[:min(at)].count(b"\n") + 1
+            return [f"present in {source.label}: {path}:{line}"]
+    return []
 
 
 def _library_source(cfg: Config, label: str) -> libraries.Source | None:

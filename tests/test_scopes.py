@@ -9,9 +9,12 @@ from pathlib import Path
 from unittest import mock
 
 from conftest import (
+    CORE,
     PROSE,
+    TEST,
     Audit,
     commit,
+    diff,
     git,
     new_helper,
     row,
@@ -114,38 +117,71 @@ def python_stdlib(tmp: Path) -> Path:
     lib = tmp / "pylib"
     (lib / "http").mkdir(parents=True)
     (lib / "http" / "status.py").write_text("NOT_FOUND = 'Resource Gone Away'\n"
-                                            "def frobnicate_widget():\n    pass\n")
+                                            "def frobnicate_widget():\n    pass\n"
+                                            "# the widget is polished quietly\n")
+    # A name in 1% of the library's files (two at least) is the language's vocabulary.
+    for name in ("a.py", "b.py"):
+        (lib / name).write_text("def tidy_up():\n    pass\n")
     # A library's own tests are no API: a name only they hold is still absent.
     (lib / "test").mkdir()
     (lib / "test" / "test_x.py").write_text("polish_gadget = 1\n")
     return lib
 
 
-def test_a_name_the_standard_library_defines_is_not_claimed(tmp_path: Path) -> None:
+def message_task(repo: Path, base: str, name: str, message: str) -> tuple[str, str]:
+    """Gold and test patches: the gold's new `name()` returns `message`, the test asserts it."""
+    gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {name}():\n    return {message!r}\n"})
+    test = diff(repo, base, {"tests/test_core.py": TEST.replace(
+        "import existing_helper", f"import existing_helper, {name}")
+        + f"\n\ndef test_new():\n    assert {name}() == {message!r}\n"})
+    return gold, test
+
+
+def test_a_literal_the_standard_library_spells_is_not_claimed(tmp_path: Path) -> None:
     src = tmp_path / "src" / "acme" / "widgets"
     base = widgets_repo(src)
-    rows = [row("std", base, PROSE, *new_helper(src, base, "frobnicate_widget")),
-            row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
+    rows = [row("std", base, PROSE, *message_task(src, base, "gone", "Resource Gone Away")),
+            row("inside", base, PROSE, *message_task(src, base, "quiet", "polished quietly")),
+            row("named", base, PROSE, *new_helper(src, base, "frobnicate_widget")),
+            row("word", base, PROSE, *new_helper(src, base, "tidy_up"))]
     lib = python_stdlib(tmp_path)
     audit = Audit(tmp_path)
     cfg = bench(tmp_path, rows)
     cfg.write_text(cfg.read_text() + f'[codebase.stdlib_paths]\npython = "{lib}"\n')
     audit.run(cfg)
-    assert audit.verdicts(cfg) == {"std": "NO_CLAIM", "new": "AIRTIGHT"}
-    [c] = audit.sql(cfg, "select found_in, found_at from candidates "
-                         "where constant = 'frobnicate_widget'")
-    assert c == {"found_in": "stdlib",
-                 "found_at": f"python standard library at {lib}, 1 file: http/status.py:2"}
-    [k] = audit.sql(cfg, "select absent_from, scope_commands from candidates "
-                         "where constant = 'polish_gadget'")
-    assert f"python standard library at {lib}, 1 file" in k["absent_from"]
+    # The name `gone` is the fix's own and still claimed; its message is the library's.
+    assert audit.verdicts(cfg) == {"std": "AIRTIGHT", "inside": "AIRTIGHT", "named": "AIRTIGHT",
+                                   "word": "NO_CLAIM"}
+    got = {r["constant"]: r for r in audit.sql(
+        cfg, "select constant, certified, found_in, found_at, absent_from, scope_commands "
+             "from candidates")}
+    assert got["Resource Gone Away"]["found_in"] == "stdlib"
+    assert got["Resource Gone Away"]["found_at"] == (
+        f"python standard library at {lib}, 3 files: http/status.py:1")
+    # Inside a longer string of the library is no whole literal of it: still claimed.
+    assert got["polished quietly"]["certified"] and not got["polished quietly"]["found_in"]
+    # A name the gold defines is its own choice, whatever unrelated code of the library
+    # declares (`frobnicate_widget` in one file of three), unless it is the library's
+    # vocabulary (`tidy_up` in two).
+    named = got["frobnicate_widget"]
+    assert named["certified"] and not named["found_in"]
+    assert got["tidy_up"]["found_at"] == (
+        f"python standard library at {lib}, 3 files: 2 of 3 files, a.py:1")
+    words = named["scope_commands"][-1]
+    assert words.startswith("grep -rlwF") and "'frobnicate_widget'" in words
+    assert subprocess.run(words, shell=True, capture_output=True).stdout == b""
+    assert subprocess.run(words.replace("frobnicate_widget", "tidy_up"), shell=True,
+                          capture_output=True, text=True).stdout.strip() == "2 files"
+    k = got["polished quietly"]
+    assert f"python standard library at {lib}, 3 files" in k["absent_from"]
     grep = k["scope_commands"][-1]
+    assert "-e '\"polished quietly\"'" in grep
     assert subprocess.run(grep, shell=True, capture_output=True).stdout == b""
-    hit = subprocess.run(grep.replace("polish_gadget", "frobnicate_widget"), shell=True,
+    hit = subprocess.run(grep.replace("polished quietly", "Resource Gone Away"), shell=True,
                          capture_output=True, text=True).stdout
-    assert "http/status.py:2:def frobnicate_widget" in hit
+    assert "http/status.py:1:NOT_FOUND = 'Resource Gone Away'" in hit
     report = (audit.runs / "bench" / "REPORT.md").read_text()
-    assert f"| stdlib | python standard library at {lib}, 1 file | 2 | 1 | 0 |" in report
+    assert f"| stdlib | python standard library at {lib}, 3 files | 4 | 2 | 0 |" in report
 
 
 def test_a_standard_library_in_a_zip_is_read_in_place(tmp_path: Path) -> None:
@@ -173,7 +209,8 @@ def test_a_library_is_listed_once_and_a_changed_file_reads_as_missing(tmp_path: 
         again = libraries.load(store, source)
     assert again.entries == first.entries
     (lib_dir / "http" / "status.py").write_text("changed\n")
-    assert list(first.read([first.entries[0][1]])) == [(first.entries[0][1], None)]
+    [status] = [b for p, b in first.entries if p == "http/status.py"]
+    assert list(first.read([status])) == [(status, None)]
 
 
 def test_required_standard_library_not_found_is_unread(tmp_path: Path) -> None:
@@ -209,7 +246,7 @@ def test_verify_rechecks_history_and_the_standard_library(tmp_path: Path) -> Non
     widgets_repo(src, {"pkg/old.py": "X = 1\n"})
     git(src, "rm", "-q", "pkg/old.py")
     base = commit(src, {}, "drop old")
-    rows = [row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
+    rows = [row("new", base, PROSE, *message_task(src, base, "gone", "no gadget polished"))]
     lib = python_stdlib(tmp_path)
     audit = Audit(tmp_path)
     cfg = bench(tmp_path, rows)
@@ -221,8 +258,9 @@ def test_verify_rechecks_history_and_the_standard_library(tmp_path: Path) -> Non
         res = audit.invoke("verify", str(cfg), "--store", str(audit.store))
         return res.output
 
-    assert verify().startswith("CONFIRMED new AIRTIGHT")
-    # The library gains the name after the audit: verify reads it again and says where.
-    (lib / "http" / "extra.py").write_text("\n\npolish_gadget = 3\n")
     out = verify()
-    assert out.startswith("FAILED new AIRTIGHT") and "http/extra.py:3" in out, out
+    assert "CONFIRMED new AIRTIGHT 'no gadget polished'" in out, out
+    # The library gains the message after the audit: verify reads it again and says where.
+    (lib / "http" / "extra.py").write_text("\n\nMESSAGE = 'no gadget polished'\n")
+    out = verify()
+    assert "FAILED new AIRTIGHT 'no gadget polished'" in out and "http/extra.py:3" in out, out

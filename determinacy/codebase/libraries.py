@@ -34,12 +34,15 @@ class Source(NamedTuple):
     """Files to read as one library: a folder or a zip, the members `wanted` keeps (by their
     path inside it, "/"-separated); a folder's subfolders `pruned` says (by their path) are
     not walked, and only its `roots` are. `grep` is the shell command a skeptic runs over the
-    same files, `{constant}` standing for the quoted constant (nothing printed: absent)."""
+    same files, `{constant}` standing for the quoted constant (nothing printed: absent);
+    `words` lists the files holding it as a whole word, printing nothing when they are fewer
+    than `{floor}`."""
 
     label: str  # what a receipt names: "python 3.11.7 standard library"
     path: Path
     wanted: Callable[[str], bool]
     grep: str
+    words: str
     pruned: Callable[[str], bool] = lambda rel: False
     roots: tuple[str, ...] = ("",)
 

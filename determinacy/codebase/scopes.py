@@ -10,15 +10,18 @@ not read is an `Unread` of that scope: the case is partial there, never absent.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from determinacy.codebase import history, libraries, repos, stdlib
+from determinacy.codebase.scan import IDENTIFIER
 from determinacy.codebase.search import Engine
 from determinacy.config import Config
 from determinacy.paths import is_test_path
 from determinacy.records import ScopeRead, Unread
+from determinacy.settle import floor, quoted
 from determinacy.store import Store
 
 
@@ -90,9 +93,9 @@ def warm(engine: Engine, store: Store, cfg: Config, git_dir: Path, repo: str,
         for family, patterns in sorted(wanted.items()):
             lib = _library(store, cfg, family).lib
             if lib is not None:
+                every = sorted(patterns | {q for c in patterns for q in quoted(c)})
                 engine.ensure(lib.read, libraries.REPO,
-                              [(frozenset(b for _, b in lib.entries), sorted(patterns))],
-                              variants=False)
+                              [(frozenset(b for _, b in lib.entries), every)], variants=False)
 
 
 def _held(walk: history.Walk, skipped: Sequence[str]) -> list[history.Held]:
@@ -132,9 +135,46 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
         if lib.lib is None:
             out.append(ScopeRead(scope="stdlib", read=lib.label, command=""))
             continue
-        found = engine.locate(lib.lib.read, libraries.REPO, lib.lib.entries, patterns,
-                              lib.label)
+        forms = {q: c for c in patterns for q in quoted(c)}
+        found = engine.locate(lib.lib.read, libraries.REPO, lib.lib.entries,
+                              [*patterns, *forms], lib.label)
+        whole: dict[str, str] = {}
+        for q in sorted(forms):  # a constant's first quoted form found, in quote order
+            if q in found:
+                whole.setdefault(forms[q], found[q])
         n = len(lib.lib.entries)
         out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}",
-                             found=found, command=lib.lib.source.grep))
+                             found={c: found[c] for c in patterns if c in found},
+                             quoted=whole, command=lib.lib.source.grep,
+                             vocabulary=_vocabulary(engine, lib.lib, found),
+                             vocabulary_command=lib.lib.source.words, files=n))
+    return out
+
+
+_WORDS: dict[tuple[str, str], int] = {}
+
+
+def _vocabulary(engine: Engine, lib: libraries.Library, found: dict[str, str]
+                ) -> dict[str, str]:
+    """The found names the library holds as a whole word in `floor` of its files or more
+    (a substring count first: only names past it are read again)."""
+    ids = {b for _, b in lib.entries}
+    least = floor(len(lib.entries))
+    out = {}
+    for c in sorted(found):
+        if not IDENTIFIER.fullmatch(c):
+            continue
+        held = engine.holding(libraries.REPO, c) & ids
+        if sum(b in held for _, b in lib.entries) < least:
+            continue
+        key = (lib.listing, c)
+        if key not in _WORDS:  # a common name is read again once per process, not per case
+            word = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(c.encode())
+                              + rb"(?![A-Za-z0-9_$])")
+            blobs = {b for b, data in lib.read(sorted(held))
+                     if data is not None and word.search(data)}
+            _WORDS[key] = sum(b in blobs for _, b in lib.entries)  # files, not contents
+        n = _WORDS[key]
+        if n >= least:
+            out[c] = f"{n} of {len(lib.entries)} files, {found[c]}"
     return out

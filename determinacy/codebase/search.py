@@ -205,6 +205,12 @@ class Engine:
         (an ancestor's changed files, a library's). Every blob must be readable."""
         return self._first(git_dir, repo, entries, patterns, where, variants=False)[0]
 
+    def holding(self, repo: str, constant: str) -> frozenset[str]:
+        """The blobs a stored batch found `constant` in (exactly)."""
+        cache = self._cache(repo)
+        with cache.lock:
+            return frozenset(cache.hits.get((False, constant), ()))
+
     def _first(self, git_dir: Blobs, repo: str, entries: Sequence[tuple[str, str]],
                patterns: Sequence[str], where: str, variants: bool = True
                ) -> tuple[dict[str, str], dict[str, str]]:

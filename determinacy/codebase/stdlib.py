@@ -65,8 +65,22 @@ def pruned(family: str) -> Callable[[str], bool]:
 
 def source(family: str, label: str, path: Path, roots: tuple[str, ...] = ("",)) -> Source:
     """The family's files under `path` (a folder or a zip), with the grep that reads them."""
+    grep = _grep(family, path, roots)
     return Source(label=label, path=path, wanted=wanted(family), pruned=pruned(family),
-                  roots=roots, grep=_grep(family, path, roots))
+                  roots=roots, grep=grep, words=_words(grep))
+
+
+# Prints nothing when fewer than {floor} files are listed on its input.
+_FEWER = "| awk 'END {if (NR >= {floor}) print NR \" files\"}'"
+
+
+def _words(grep: str) -> str:
+    """The grep listing the files that hold the name as a whole word, counted."""
+    if grep.startswith("unzip -p "):
+        archive, members = grep.removeprefix("unzip -p ").split(" | ")[0].split(" ", 1)
+        return f"zipgrep -lw {{constant}} {archive} {members} {_FEWER}"
+    return grep.replace("grep -rnF", "grep -rlwF", 1).replace("grep -nF", "grep -lwF") \
+        + f" {_FEWER}"
 
 
 def _grep(family: str, path: Path, roots: tuple[str, ...]) -> str:
@@ -171,10 +185,12 @@ def _c() -> Source | None:
         return ("/" not in path and path.endswith(".h")) or path.split("/", 1)[0] in kept
 
     dirs = " ".join(shlex.quote(str(root / d)) for d in kept if (root / d).is_dir())
+    top = shlex.quote(str(root))
     return Source(label=f"C and C++ standard headers at {root}", path=root, wanted=keep,
                   pruned=lambda rel: rel.split("/", 1)[0] not in kept,
-                  grep=f"grep -nF -e {{constant}} {shlex.quote(str(root))}/*.h; "
-                  f"grep -rnF -e {{constant}} -- {dirs}")
+                  grep=f"grep -nF -e {{constant}} {top}/*.h; grep -rnF -e {{constant}} -- {dirs}",
+                  words=f"{{ grep -lwF -e {{constant}} {top}/*.h; grep -rlwF -e {{constant}} -- "
+                  f"{dirs}; }} {_FEWER}")
 
 
 @functools.cache
