@@ -114,8 +114,9 @@ def _how(constant: str, s: Sibling) -> str:
 
 
 def floor(files: int) -> int:
-    """How many of a library's files make a name its vocabulary: 1%, and at least two."""
-    return max(2, -(-files // 100))
+    """How many of a library's files make a name its vocabulary: 1%, and at least five (two
+    modules of a small library spelling a word is no vocabulary)."""
+    return max(5, -(-files // 100))
 
 
 def quoted(constant: str) -> tuple[str, ...]:
@@ -129,9 +130,9 @@ def held_by(w: ScopeRead, c: Candidate) -> str:
     recent commit had is a name the task may restore). A standard library: a literal as a
     whole string of its code; a name the test defines and the gold uses anywhere in it (a
     method of a standard interface a test double implements); a name the gold defines only
-    when it is the language's vocabulary (a whole word in 1% of the library's files: `main`,
-    `toString`), since that some unrelated package declares the same word (`GroupID` in
-    Windows syscalls) does not make the fix's own choice known."""
+    when it is the language's vocabulary (a whole word in 1% of the library's files, five at
+    least: `main`, `toString`), since that some unrelated package declares the same word
+    (`GroupID` in Windows syscalls) does not make the fix's own choice known."""
     if w.scope == "history":
         return w.found.get(c.constant, "")
     if c.kind != "identifier":

@@ -119,9 +119,9 @@ def python_stdlib(tmp: Path) -> Path:
     (lib / "http" / "status.py").write_text("NOT_FOUND = 'Resource Gone Away'\n"
                                             "def frobnicate_widget():\n    pass\n"
                                             "# the widget is polished quietly\n")
-    # A name in 1% of the library's files (two at least) is the language's vocabulary.
-    for name in ("a.py", "b.py"):
-        (lib / name).write_text("def tidy_up():\n    pass\n")
+    # A name in 1% of the library's files (five at least) is the language's vocabulary.
+    for name in ("a.py", "b.py", "c.py", "d.py", "e.py"):
+        (lib / name).write_text(f"def tidy_up():\n    return {name!r}\n")
     # A library's own tests are no API: a name only they hold is still absent.
     (lib / "test").mkdir()
     (lib / "test" / "test_x.py").write_text("polish_gadget = 1\n")
@@ -157,23 +157,24 @@ def test_a_literal_the_standard_library_spells_is_not_claimed(tmp_path: Path) ->
              "from candidates")}
     assert got["Resource Gone Away"]["found_in"] == "stdlib"
     assert got["Resource Gone Away"]["found_at"] == (
-        f"python standard library at {lib}, 3 files: http/status.py:1")
+        f"python standard library at {lib}, 6 files: http/status.py:1")
     # Inside a longer string of the library is no whole literal of it: still claimed.
     assert got["polished quietly"]["certified"] and not got["polished quietly"]["found_in"]
     # A name the gold defines is its own choice, whatever unrelated code of the library
-    # declares (`frobnicate_widget` in one file of three), unless it is the library's
-    # vocabulary (`tidy_up` in two).
+    # declares (`frobnicate_widget` in one file of six), unless it is the library's
+    # vocabulary (`tidy_up` in five).
     named = got["frobnicate_widget"]
     assert named["certified"] and not named["found_in"]
     assert got["tidy_up"]["found_at"] == (
-        f"python standard library at {lib}, 3 files: 2 of 3 files, a.py:1")
+        f"python standard library at {lib}, 6 files: "
+        "a whole word in 5 of its 6 files or more, a.py:1")
     words = named["scope_commands"][-1]
     assert words.startswith("grep -rlwF") and "'frobnicate_widget'" in words
     assert subprocess.run(words, shell=True, capture_output=True).stdout == b""
     assert subprocess.run(words.replace("frobnicate_widget", "tidy_up"), shell=True,
-                          capture_output=True, text=True).stdout.strip() == "2 files"
+                          capture_output=True, text=True).stdout.strip() == "5 files"
     k = got["polished quietly"]
-    assert f"python standard library at {lib}, 3 files" in k["absent_from"]
+    assert f"python standard library at {lib}, 6 files" in k["absent_from"]
     grep = k["scope_commands"][-1]
     assert "-e '\"polished quietly\"'" in grep
     assert subprocess.run(grep, shell=True, capture_output=True).stdout == b""
@@ -181,7 +182,7 @@ def test_a_literal_the_standard_library_spells_is_not_claimed(tmp_path: Path) ->
                          capture_output=True, text=True).stdout
     assert "http/status.py:1:NOT_FOUND = 'Resource Gone Away'" in hit
     report = (audit.runs / "bench" / "REPORT.md").read_text()
-    assert f"| stdlib | python standard library at {lib}, 3 files | 4 | 2 | 0 |" in report
+    assert f"| stdlib | python standard library at {lib}, 6 files | 4 | 2 | 0 |" in report
 
 
 def test_a_standard_library_in_a_zip_is_read_in_place(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ not read is an `Unread` of that scope: the case is partial there, never absent.
 
 from __future__ import annotations
 
+import collections
 import functools
 import re
 from collections.abc import Sequence
@@ -171,10 +172,14 @@ def _vocabulary(engine: Engine, lib: libraries.Library, found: dict[str, str]
         if key not in _WORDS:  # a common name is read again once per process, not per case
             word = re.compile(rb"(?<![A-Za-z0-9_$])" + re.escape(c.encode())
                               + rb"(?![A-Za-z0-9_$])")
-            blobs = {b for b, data in lib.read(sorted(held))
-                     if data is not None and word.search(data)}
-            _WORDS[key] = sum(b in blobs for _, b in lib.entries)  # files, not contents
-        n = _WORDS[key]
-        if n >= least:
-            out[c] = f"{n} of {len(lib.entries)} files, {found[c]}"
+            files = collections.Counter(b for _, b in lib.entries if b in held)
+            n = 0
+            for b, data in lib.read(sorted(held)):
+                if data is not None and word.search(data):
+                    n += files[b]  # files, not contents
+                    if n >= least:
+                        break  # enough: a common name is not read through all its files
+            _WORDS[key] = n
+        if _WORDS[key] >= least:
+            out[c] = f"a whole word in {least} of its {len(lib.entries)} files or more, {found[c]}"
     return out
