@@ -136,6 +136,16 @@ class CodebaseCfg(_Base, kw_only=True):
     # A language's standard-library sources: a folder or a zip (python, go, java, ecma, rust,
     # c, php, ruby). Takes the place of what "auto" would find.
     stdlib_paths: dict[str, str] = msgspec.field(default_factory=dict)
+    # Absence also holds over the direct dependencies the manifests at base declare, at the
+    # versions their lockfiles pin, their sources fetched once per (package, version) into the
+    # store from the registry named for their ecosystem: pypi (a simple index), npm (a
+    # registry, or a folder of `npm pack` tarballs), go (a GOPROXY), maven (a repository
+    # root); a URL (https://, file://) or a folder. An ecosystem named nowhere is not read.
+    dependencies: dict[str, str] = msgspec.field(default_factory=dict)
+
+
+# The ecosystems `[codebase.dependencies]` may name (codebase/dependencies reads them).
+ECOSYSTEMS = ("go", "maven", "npm", "pypi")
 
 
 # Not live code: a precedent found here says nothing about how the codebase decides.
@@ -282,6 +292,8 @@ def load_config(path: str | Path) -> Config:
             path, "source", f"give exactly one of {', '.join(SOURCE_KINDS)} (found {sources})"
         )
     cfg = _check_source(path, cfg, raw.get("source", {}))
+    # Paths in the config are relative to its folder, also while it is checked.
+    cfg = msgspec.structs.replace(cfg, root=str(path.resolve().parent), file=str(path))
     for family, where in cfg.codebase.stdlib_paths.items():
         if family not in STDLIB_FAMILIES:
             raise ConfigError(path, f"codebase.stdlib_paths.{family}", "not a language's "
@@ -289,6 +301,14 @@ def load_config(path: str | Path) -> Config:
         if not cfg.resolve(where).exists():
             raise ConfigError(path, f"codebase.stdlib_paths.{family}",
                               f"{where!r} does not exist (a folder or a zip of its sources)")
+    for ecosystem, where in cfg.codebase.dependencies.items():
+        key = f"codebase.dependencies.{ecosystem}"
+        if ecosystem not in ECOSYSTEMS:
+            raise ConfigError(path, key, f"not an ecosystem (one of {', '.join(ECOSYSTEMS)})")
+        if not where.strip():
+            raise ConfigError(path, key, "expected a registry URL or a folder")
+        if "://" not in where and not cfg.resolve(where).is_dir():
+            raise ConfigError(path, key, f"{where!r} is neither a URL nor a folder")
     for i, pattern in enumerate(cfg.policy.test_paths):
         if not pattern or "\n" in pattern:
             raise ConfigError(path, f"policy.test_paths[{i}]", "expected a non-empty glob")
@@ -307,7 +327,7 @@ def load_config(path: str | Path) -> Config:
                 from None
         if (why := check_transport(filled)) is not None:
             raise ConfigError(path, key, why)
-    return msgspec.structs.replace(cfg, root=str(path.resolve().parent), file=str(path))
+    return cfg
 
 
 SOURCE_KINDS = ("jsonl", "parquet", "csv", "hf_dataset", "git")

@@ -31,17 +31,20 @@ from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "27", "codebase": "9", "settle": "22"}
+VERSIONS = {"propose": "27", "codebase": "10", "settle": "23"}
 PHASES = tuple(VERSIONS)
 
 
 class Ref(msgspec.Struct, frozen=True, omit_defaults=True):
     output: str = ""
     error: CaseError | None = None
+    # An output that holds until a registry answers again (a dependency's fetch failed): the
+    # next run computes it again, as it retries a transient error.
+    again: bool = False
 
     @property
     def retry(self) -> bool:
-        return self.error is not None and self.error.transient
+        return self.again or self.error is not None and self.error.transient
 
 
 def read_ref(path: str | Path) -> Ref:
@@ -166,6 +169,13 @@ def searched_constants(proposal: Proposal) -> list[str]:
     return sorted({c.constant for c in proposal.candidates if not c.trivial and c.graded_by})
 
 
+def literals(proposal: Proposal) -> list[str]:
+    """The searched constants some candidate takes as a literal: only these are looked for
+    as whole strings of a library's code (a name is not, and four forms of each cost)."""
+    return sorted({c.constant for c in proposal.candidates
+                   if not c.trivial and c.graded_by and c.kind != "identifier"})
+
+
 def families(proposal: Proposal) -> list[str]:
     """The standard libraries a case's searched constants may come from: those of the
     languages its candidates are in (by syntax tree, else by the gold file's extension)."""
@@ -213,7 +223,7 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         except CaseFailure:
             continue  # the case's codebase phase reports it
         todo.append((sha, patterns, mark))
-        wider.append((sha, patterns, families(proposal)))
+        wider.append((sha, patterns, families(proposal), literals(proposal)))
     if git_dir is None:
         return
     with contextlib.suppress(CaseFailure):  # else each tree is asked for on its own
@@ -262,14 +272,15 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
             engine = search.engine(store)
             found = engine.find(tree, task.repo, patterns, skipped(cfg))
             wider = scopes.search(engine, tree.git_dir, task.repo, plan, patterns,
-                                  excluded(cfg), store)
+                                  literals(proposal), excluded(cfg))
             return msgspec.json.encode(CodebaseSearch(
                 repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
                 excluded=excluded(cfg), searched=patterns, found=found.hits,
                 variants=found.variants, tree=state, unreadable=cfg.policy.unreadable,
                 missing_tests=missing_tests(task, tree), scopes=wider), order="sorted")
 
-        return Ref(output=store.action(key, compute))
+        return Ref(output=store.action(key, compute),
+                   again=any(u.why == "fetch failed" for u in plan.unread))
 
     return finish(task, "codebase", out, body)
 

@@ -137,12 +137,16 @@ class Unread(Record, kw_only=True):
     """A part of what absence is claimed over that could not be searched: absence is unknown
     there. `scope` says where: "" the tree at base_commit, "history" an ancestor's tree (path
     "<commit>:<path>") or a shallow end of the history, "stdlib" a standard library whose
-    sources are required and not found."""
+    sources are required and not found, "dependencies" a manifest that does not parse, a
+    declared package no lockfile pins, or a pinned one whose sources could not be fetched
+    (`detail` says why)."""
 
     path: str
-    why: Literal["missing blob", "submodule", "shallow history", "no sources"]
+    why: Literal["missing blob", "submodule", "shallow history", "no sources", "unparsed",
+                 "not pinned", "fetch failed"]
     size: int = -1  # bytes; -1 when the mirror does not know (the blob itself is absent)
-    scope: Literal["", "history", "stdlib"] = ""
+    scope: Literal["", "history", "stdlib", "dependencies"] = ""
+    detail: str = ""
 
 
 class ScopeRead(Record, kw_only=True):
@@ -150,11 +154,12 @@ class ScopeRead(Record, kw_only=True):
     covered (`read`, for receipts and REPORT.md), how a skeptic re-checks a constant's absence
     there (`command`, with `{constant}` in place of the shell-quoted constant) and which
     searched constants it holds (constant -> where, "<commit>:<path>:<line>" in history,
-    "<path>:<line>" in a library). A library also says where it holds a constant as a whole
-    string literal (`quoted`: in double, single or back quotes), what a literal needs there:
-    a library spells countless words inside its own longer strings and names."""
+    "<path>:<line>" in a library, "<package>@<version>:<path>:<line>" in a dependency). A
+    library also says where it holds a constant as a whole string literal (`quoted`: in
+    double, single or back quotes), what a literal needs there: a library spells countless
+    words inside its own longer strings and names."""
 
-    scope: Literal["history", "stdlib"]
+    scope: Literal["history", "stdlib", "dependencies"]
     read: str
     command: str
     found: dict[str, str] = {}

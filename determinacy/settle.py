@@ -127,12 +127,12 @@ def quoted(constant: str) -> tuple[str, ...]:
 
 def held_by(w: ScopeRead, c: Candidate) -> str:
     """Where the scope gives the constant ("" when it does not). History: anywhere (a name a
-    recent commit had is a name the task may restore). A standard library: a literal as a
-    whole string of its code; a name the test defines and the gold uses anywhere in it (a
-    method of a standard interface a test double implements); a name the gold defines only
-    when it is the language's vocabulary (a whole word in 1% of the library's files, five at
-    least: `main`, `toString`), since that some unrelated package declares the same word
-    (`GroupID` in Windows syscalls) does not make the fix's own choice known."""
+    recent commit had is a name the task may restore). A standard library or a pinned
+    dependency: a literal as a whole string of its code; a name the test defines and the
+    gold uses anywhere in it (a method of a standard interface a test double implements); a
+    name the gold defines only when it is the library's vocabulary (a whole word in 1% of its
+    files, five at least: `main`, `toString`), since that some unrelated package declares the
+    same word (`GroupID` in Windows syscalls) does not make the fix's own choice known."""
     if w.scope == "history":
         return w.found.get(c.constant, "")
     if c.kind != "identifier":
@@ -144,10 +144,10 @@ def held_by(w: ScopeRead, c: Candidate) -> str:
 
 def scope_command(w: ScopeRead, c: Candidate) -> str:
     """The scope's re-check for the constant (nothing printed: not given there)."""
-    if w.scope == "stdlib" and c.kind != "identifier":
+    if w.scope != "history" and c.kind != "identifier":
         return w.command.replace("-e {constant}",
                                  " ".join(f"-e {quote(q)}" for q in quoted(c.constant)))
-    if w.scope == "stdlib" and c.defuse != "test→gold":
+    if w.scope != "history" and c.defuse != "test→gold":
         return w.vocabulary_command.replace("{constant}", quote(c.constant)).replace(
             "{floor}", str(floor(w.files)))
     return w.command.replace("{constant}", quote(c.constant))

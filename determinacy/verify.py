@@ -18,6 +18,7 @@ from typing import Any
 
 from determinacy import git
 from determinacy.codebase import libraries, repos, stdlib
+from determinacy.codebase.dependencies import scope as dependencies
 from determinacy.config import Config
 from determinacy.errors import CaseFailure, DeterminacyError
 from determinacy.paths import is_test_path
@@ -262,6 +263,7 @@ class Claim:
     absent_from: tuple[str, ...] = ()  # the scopes absence held over ("tree at ..." first)
     kind: str = ""  # identifier, string, ...: a library holds a literal as a whole string
     defuse: str = ""  # a name the gold defines is given only as the library's vocabulary
+    language: str = ""  # whose dependencies the audit read (a Go name is no npm package's)
 
     @property
     def partial(self) -> bool:
@@ -300,11 +302,12 @@ SELECT w.case_id, w.verdict, w.constant, w.kind, w.proposer, w.pass_no,
           AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
           AND a.refuter = w.refuter) AS gold_value,
        coalesce(k.test_data, '') AS test_data, coalesce(k.test_data_at, '') AS test_data_at,
-       coalesce(k.absent_from, []) AS absent_from, coalesce(k.defuse, '') AS defuse
+       coalesce(k.absent_from, []) AS absent_from, coalesce(k.defuse, '') AS defuse,
+       coalesce(k.language, '') AS language
 FROM witnesses w LEFT JOIN trees tr ON tr.case_id = w.case_id
 LEFT JOIN (SELECT case_id, constant, first(test_data) AS test_data,
                   first(test_data_at) AS test_data_at, first(absent_from) AS absent_from,
-                  first(defuse) AS defuse
+                  first(defuse) AS defuse, first(language) AS language
            FROM candidates WHERE certified GROUP BY case_id, constant) k
   ON w.proposer = 'mechanical' AND k.case_id = w.case_id AND k.constant = w.constant
 WHERE w.status = 'claim' AND (CAST($case AS VARCHAR) IS NULL OR w.case_id = $case)
@@ -324,7 +327,7 @@ def stored_claims(con: Any, case: str | None) -> list[Claim]:
                          gold_value=r["gold_value"] or "", test_data=r["test_data"] or "",
                          test_data_at=r["test_data_at"] or "",
                          absent_from=tuple(r["absent_from"] or ()), kind=r["kind"] or "",
-                         defuse=r["defuse"]))
+                         defuse=r["defuse"], language=r["language"]))
     return out
 
 
@@ -380,7 +383,8 @@ class Verifier:
             return [why]
         if hit:
             return [f"present at base: git grep prints {hit}"]
-        return self.history(repo, sha, claim, pathspecs) + self.libraries(claim)
+        return (self.history(repo, sha, claim, pathspecs) + self.libraries(claim)
+                + self.dependencies(repo, sha, claim))
 
     def history(self, repo: Repo, sha: str, claim: Claim, pathspecs: list[str]) -> list[str]:
         """The claim held over the first-parent commits before base: `git grep` over each
@@ -407,13 +411,31 @@ class Verifier:
         files on this machine (plain bytes, not the search engine)."""
         out = []
         for label in claim.absent_from[1:]:
-            if label.startswith("history: "):
+            if label.startswith(("history: ", "dependencies: ")):
                 continue
             source = _library_source(self.cfg, label)
             if source is None:
                 out.append(f"cannot re-check {label}: not on this machine")
                 continue
             out += _library_failures(source, label, claim)
+        return out
+
+    def dependencies(self, repo: Repo, sha: str, claim: Claim) -> list[str]:
+        """The claim held over the pinned dependencies: the manifests at base read again, each
+        package's files (fetched once into the store) read as plain bytes."""
+        if not any(s.startswith("dependencies: ") for s in claim.absent_from):
+            return []
+        family = stdlib.FAMILY.get(claim.language)
+        try:
+            got = dependencies.read(self.store, self.cfg, repos.listed(repo.git_dir, sha),
+                                    [family] if family else sorted(set(stdlib.FAMILY.values())))
+        except CaseFailure as e:
+            return [f"cannot re-check the dependencies: {e}"]
+        if got.unread and not claim.partial:
+            return [f"cannot re-check the dependencies: {repos.describe_unread(got.unread)}"]
+        out = []
+        for pkg in got.packages:
+            out += _library_failures(pkg.lib.source, pkg.name, claim)
         return out
 
     def precedents(self, repo: Repo, sha: str, claim: Claim) -> list[str]:

@@ -67,10 +67,11 @@ SELECT * FROM (VALUES
     (7, 'present in the codebase at base_commit'),
     (8, 'present in recent history (first-parent commits before base)'),
     (9, 'present in the standard library'),
-    (10, 'predicted by the codebase''s naming (CONVENTION)'),
-    (11, 'not searched'),
-    (12, 'certified (AIRTIGHT witnesses)'),
-    (13, 'certified: test data only the gold ships (GOLD-TEST-DATA)')
+    (10, 'present in a pinned dependency'),
+    (11, 'predicted by the codebase''s naming (CONVENTION)'),
+    (12, 'not searched'),
+    (13, 'certified (AIRTIGHT witnesses)'),
+    (14, 'certified: test data only the gold ships (GOLD-TEST-DATA)')
 ) AS t(ord, step);
 
 -- How each candidate was settled: the first check that stopped it (`step`, for the funnel;
@@ -78,18 +79,18 @@ SELECT * FROM (VALUES
 CREATE OR REPLACE VIEW settled AS
 WITH c AS (
     SELECT *,
-           CASE WHEN certified AND test_data <> '' THEN 13
-                WHEN certified THEN 12 WHEN ungraded <> '' THEN 2
+           CASE WHEN certified AND test_data <> '' THEN 14
+                WHEN certified THEN 13 WHEN ungraded <> '' THEN 2
                 WHEN len(graded_by) = 0 THEN 3 WHEN trivial <> '' THEN 4
                 WHEN defuse = 'none' THEN 5 WHEN prose_match <> '' THEN 6
                 WHEN codebase_at <> '' THEN 7 WHEN found_in = 'history' THEN 8
-                WHEN found_in = 'stdlib' THEN 9 WHEN convention <> '' THEN 10
-                ELSE 11 END AS step_ord
+                WHEN found_in = 'stdlib' THEN 9 WHEN found_in = 'dependencies' THEN 10
+                WHEN convention <> '' THEN 11 ELSE 12 END AS step_ord
     FROM candidates
 )
 SELECT c.*, s.step,
-       CASE step_ord WHEN 12 THEN 'CERTIFIED'
-            WHEN 13 THEN 'CERTIFIED: GOLD-TEST-DATA (only the gold writes ' || test_data || ')'
+       CASE step_ord WHEN 13 THEN 'CERTIFIED'
+            WHEN 14 THEN 'CERTIFIED: GOLD-TEST-DATA (only the gold writes ' || test_data || ')'
             WHEN 2 THEN 'not graded: ' || ungraded
             WHEN 3 THEN rule
             WHEN 4 THEN 'cannot certify: ' || trivial
@@ -98,7 +99,8 @@ SELECT c.*, s.step,
             WHEN 7 THEN 'in codebase: ' || codebase_at
             WHEN 8 THEN 'in ' || found_at
             WHEN 9 THEN 'in the ' || found_at
-            WHEN 10 THEN 'CONVENTION (hypothesis): ' || convention
+            WHEN 10 THEN 'in ' || found_at
+            WHEN 11 THEN 'CONVENTION (hypothesis): ' || convention
             ELSE 'not searched' END AS settled
 FROM c JOIN settle_steps s ON s.ord = c.step_ord;
 

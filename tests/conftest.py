@@ -52,6 +52,15 @@ def new_helper(repo: Path, base: str, name: str = "frobnicate_widget", value: in
     return gold, diff(repo, base, {"tests/test_core.py": body})
 
 
+def message_task(repo: Path, base: str, name: str, message: str) -> tuple[str, str]:
+    """Gold and test patches: the gold's new `name()` returns `message`, the test asserts it."""
+    gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {name}():\n    return {message!r}\n"})
+    test = diff(repo, base, {"tests/test_core.py": TEST.replace(
+        "import existing_helper", f"import existing_helper, {name}")
+        + f"\n\ndef test_new():\n    assert {name}() == {message!r}\n"})
+    return gold, test
+
+
 def git(cwd: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "commit.gpgsign=false", *args], cwd=cwd, env=GIT_ENV,
                           check=True, capture_output=True, text=True).stdout

@@ -195,9 +195,9 @@ def test_declaration_hints_name_what_the_tests_use(demo: tuple[Audit, dict]) -> 
     assert "hints/acme__widgets-8.json" not in files  # ERROR row
     report = files["REPORT.md"].decode()
     # Names: render_badge (1), reorder_level (26), available_stock_report (30), handling_fee
-    # (43), fetch_supplier_prices (45); the other eight AIRTIGHT cases certify messages,
-    # flags, numbers and data values.
-    assert "| AIRTIGHT claims a hint would repair (names) | 5 | 5 |" in report
+    # (43), fetch_supplier_prices (45), status_words (50), badge_paint (51); the other eight
+    # AIRTIGHT cases certify messages, flags, numbers and data values.
+    assert "| AIRTIGHT claims a hint would repair (names) | 7 | 7 |" in report
     assert "| AIRTIGHT claims no hint can repair (literals) | 9 | 8 |" in report
     # `determinacy hints` writes the same files from the store alone.
     before = {k: v for k, v in files.items() if k.startswith("hints/")}

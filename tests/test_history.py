@@ -237,9 +237,12 @@ def test_the_demo_history_gives_the_expected_tasks_and_verdicts(tmp_path: Path) 
         "tests/test_pricing.py::test_tax_for_unknown_region_is_zero"]
     report = (audit.runs / "demo-history" / "REPORT.md").read_text()
     assert "## Mined from history" in report
-    assert "7 first-parent commits walked (0 merges" in report
+    assert "8 first-parent commits walked (0 merges" in report
     assert "| a root commit: no parent to be its base | 1 |" in report
-    assert "| tests+sources | 7 | 6 | 6 | 5 |" in report
+    # C8 only removes a test line: no test function to grade.
+    assert "| the test part adds or changes no test function (FAIL_TO_PASS would be empty) " \
+        "| 1 |" in report
+    assert "| tests+sources | 8 | 6 | 6 | 5 |" in report
     receipt = (audit.runs / "demo-history" / "cases" / "acme__widgets-4f31aa758a50"
                / "RECEIPT.md").read_text()
     assert "- mined from commit `4f31aa758a5006e8841ba0630c3ff2a384dd4d42`" in receipt

@@ -9,13 +9,11 @@ from pathlib import Path
 from unittest import mock
 
 from conftest import (
-    CORE,
     PROSE,
-    TEST,
     Audit,
     commit,
-    diff,
     git,
+    message_task,
     new_helper,
     row,
     widgets_repo,
@@ -126,15 +124,6 @@ def python_stdlib(tmp: Path) -> Path:
     (lib / "test").mkdir()
     (lib / "test" / "test_x.py").write_text("polish_gadget = 1\n")
     return lib
-
-
-def message_task(repo: Path, base: str, name: str, message: str) -> tuple[str, str]:
-    """Gold and test patches: the gold's new `name()` returns `message`, the test asserts it."""
-    gold = diff(repo, base, {"pkg/core.py": f"{CORE}\n\ndef {name}():\n    return {message!r}\n"})
-    test = diff(repo, base, {"tests/test_core.py": TEST.replace(
-        "import existing_helper", f"import existing_helper, {name}")
-        + f"\n\ndef test_new():\n    assert {name}() == {message!r}\n"})
-    return gold, test
 
 
 def test_a_literal_the_standard_library_spells_is_not_claimed(tmp_path: Path) -> None:

@@ -510,6 +510,8 @@ def describe(u: Unread) -> str:
         return f"the {u.path} (no sources found: set [codebase] stdlib_paths)"
     if u.scope == "history":
         return f"{u.path} in history ({u.why})"
+    if u.scope == "dependencies":
+        return f"dependency {u.path} ({u.why}{': ' + u.detail if u.detail else ''})"
     return f"{u.path} ({u.why}, " + (f"{u.size} bytes)" if u.size >= 0 else "size unknown)")
 
 
@@ -520,14 +522,17 @@ def describe_unread(unread: Sequence[Unread], limit: int = 5) -> str:
 
 
 def require_complete(state: TreeState, cfg: Config) -> None:
-    """Fail closed: absence over a tree that was not read whole is unknown. (Not transient:
-    the mirror's state is part of what makes the phase stale, see `mirror_state`.)"""
+    """Fail closed: absence over a tree that was not read whole is unknown. (Not transient,
+    but for a failed fetch: the mirror's state is part of what makes the phase stale, see
+    `mirror_state`.)"""
     if state.unread and cfg.policy.unreadable == "error":
         raise CaseFailure(
             f"incomplete {'tree' if not state.unread[0].scope else 'scope'} at {state.commit}: "
             f"{describe_unread(state.unread)} could not be read, so absence cannot be "
             "concluded. Use a complete mirror (README: complete mirrors) or set [policy] "
-            'unreadable = "exclude" to certify over the readable part, counted apart.')
+            'unreadable = "exclude" to certify over the readable part, counted apart.',
+            # A fetch that failed may succeed next run (a mirror's state is tracked apart).
+            transient=any(u.why == "fetch failed" for u in state.unread))
 
 
 def mirror_state(cfg: Config, repo: str) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from determinacy.codebase import history, libraries, repos, stdlib
+from determinacy.codebase.dependencies import scope as dependencies
 from determinacy.codebase.scan import IDENTIFIER
 from determinacy.codebase.search import Engine
 from determinacy.config import Config
@@ -41,6 +42,7 @@ class Plan:
     missing: frozenset[str] = frozenset()
     walk: history.Walk | None = None
     libraries: list[Library] = field(default_factory=list)
+    packages: list[dependencies.Package] = field(default_factory=list)
     unread: list[Unread] = field(default_factory=list)
 
     def key(self) -> dict[str, object]:
@@ -48,7 +50,9 @@ class Plan:
                             self.walk.shallow if self.walk else "",
                             [list(h) for h in self.held], sorted(self.missing)],
                 "stdlib": [[lib.family, lib.label, lib.lib.listing if lib.lib else ""]
-                           for lib in self.libraries]}
+                           for lib in self.libraries],
+                "dependencies": [[list(pkg.pin[:3]), pkg.url, pkg.lib.listing]
+                                 for pkg in self.packages]}
 
 
 def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
@@ -72,31 +76,51 @@ def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
             if lib.lib is None and cfg.codebase.stdlib == "require":
                 p.unread.append(Unread(path=f"{family} standard library", why="no sources",
                                        scope="stdlib"))
+    if cfg.codebase.dependencies:
+        read = dependencies.read(store, cfg, tree, families)
+        p.packages, p.unread = read.packages, [*p.unread, *read.unread]
     return p
 
 
 def warm(engine: Engine, store: Store, cfg: Config, git_dir: Path, repo: str,
-         cases: Sequence[tuple[str, Sequence[str], Sequence[str]]],
+         cases: Sequence[tuple[str, Sequence[str], Sequence[str], Sequence[str]]],
          skipped: Sequence[str]) -> None:
-    """Search the wider scopes of many cases ((commit, patterns, families) each) in one pass
-    per scope: what their codebase phases then ask is answered from the engine's cache."""
+    """Search the wider scopes of many cases ((commit, patterns, families, literals) each) in
+    one pass per scope: what their codebase phases then ask is answered from the engine's
+    cache."""
     if cfg.codebase.history:
         held: list[tuple[frozenset[str], Sequence[str]]] = []
-        for commit, patterns, _ in cases:
+        for commit, patterns, _, _ in cases:
             walk = _walk(git_dir, commit, cfg.codebase.history)
             held.append((frozenset(h.blob for h in _held(walk, skipped)), patterns))
         engine.ensure(git_dir, repo, held, variants=False)
     if cfg.codebase.stdlib != "off":
         wanted: dict[str, set[str]] = {}
-        for _, patterns, fams in cases:
+        for _, patterns, fams, lits in cases:
             for family in fams:
-                wanted.setdefault(family, set()).update(patterns)
-        for family, patterns in sorted(wanted.items()):
+                wanted.setdefault(family, set()).update(_forms(patterns, lits))
+        for family, every in sorted(wanted.items()):
             lib = _library(store, cfg, family).lib
             if lib is not None:
-                every = sorted(patterns | {q for c in patterns for q in quoted(c)})
-                engine.ensure(lib.read, libraries.REPO,
-                              [(frozenset(b for _, b in lib.entries), every)], variants=False)
+                _ensure(engine, lib, every)
+    if cfg.codebase.dependencies:
+        per: dict[dependencies.Package, set[str]] = {}
+        for commit, patterns, fams, lits in cases:
+            tree = repos.listed(git_dir, commit)
+            for pkg in dependencies.read(store, cfg, tree, fams).packages:
+                per.setdefault(pkg, set()).update(_forms(patterns, lits))
+        for pkg, every in sorted(per.items(), key=lambda kv: kv[0].name):
+            _ensure(engine, pkg.lib, every)
+
+
+def _ensure(engine: Engine, lib: libraries.Library, patterns: set[str]) -> None:
+    engine.ensure(lib.read, libraries.REPO,
+                  [(frozenset(b for _, b in lib.entries), sorted(patterns))], variants=False)
+
+
+def _forms(patterns: Sequence[str], literals: Sequence[str]) -> list[str]:
+    """What a library is searched for: every constant, and each literal's quoted forms."""
+    return [*patterns, *(q for c in literals for q in quoted(c))]
 
 
 def _held(walk: history.Walk, skipped: Sequence[str]) -> list[history.Held]:
@@ -122,7 +146,7 @@ def _loaded(store: Store, family: str, source: libraries.Source | None) -> Libra
 
 
 def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence[str],
-           excluded: Sequence[str], store: Store) -> list[ScopeRead]:
+           literals: Sequence[str], excluded: Sequence[str]) -> list[ScopeRead]:
     """Each scope's hits for `patterns`, in scope order (history, then each library)."""
     out = []
     if p.walk is not None:
@@ -136,20 +160,62 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
         if lib.lib is None:
             out.append(ScopeRead(scope="stdlib", read=lib.label, command=""))
             continue
-        forms = {q: c for c in patterns for q in quoted(c)}
-        found = engine.locate(lib.lib.read, libraries.REPO, lib.lib.entries,
-                              [*patterns, *forms], lib.label)
-        whole: dict[str, str] = {}
-        for q in sorted(forms):  # a constant's first quoted form found, in quote order
-            if q in found:
-                whole.setdefault(forms[q], found[q])
+        found, whole, words = _read_library(engine, lib.lib, patterns, literals)
         n = len(lib.lib.entries)
         out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}",
-                             found={c: found[c] for c in patterns if c in found},
-                             quoted=whole, command=lib.lib.source.grep,
-                             vocabulary=_vocabulary(engine, lib.lib, found),
-                             vocabulary_command=lib.lib.source.words, files=n))
+                             found=found, quoted=whole, command=lib.lib.source.grep,
+                             vocabulary=words, vocabulary_command=lib.lib.source.words,
+                             files=n))
+    if p.packages:
+        out.append(_dependencies(engine, p.packages, patterns, literals))
+    elif any(u.scope == "dependencies" for u in p.unread):
+        out.append(ScopeRead(scope="dependencies", command="",
+                             read="dependencies: no pinned package could be read"))
     return out
+
+
+def _read_library(engine: Engine, lib: libraries.Library, patterns: Sequence[str],
+                  literals: Sequence[str]) -> tuple[dict[str, str], ...]:
+    """A library's hits: constants anywhere, literals as whole strings (a constant's first
+    quoted form found, in quote order), names as its vocabulary."""
+    forms = {q: c for c in literals for q in quoted(c)}
+    found = engine.locate(lib.read, libraries.REPO, lib.entries, _forms(patterns, literals),
+                          lib.source.label)
+    whole: dict[str, str] = {}
+    for q in sorted(forms):
+        if q in found:
+            whole.setdefault(forms[q], found[q])
+    return ({c: found[c] for c in patterns if c in found}, whole,
+            _vocabulary(engine, lib, found))
+
+
+def _dependencies(engine: Engine, packages: Sequence[dependencies.Package],
+                  patterns: Sequence[str], literals: Sequence[str]) -> ScopeRead:
+    """One scope for all of a case's pinned packages: each hit is "<package>@<version>:
+    <path>:<line>", the first package (in name order) holding it; the commands read each
+    package's files in turn."""
+    found: dict[str, str] = {}
+    whole: dict[str, str] = {}
+    words: dict[str, str] = {}
+    for pkg in sorted(packages, key=lambda pkg: pkg.name):
+        for mine, theirs in zip((found, whole, words),
+                                _read_library(engine, pkg.lib, patterns, literals),
+                                strict=True):
+            for c, at in theirs.items():
+                mine.setdefault(c, f"{pkg.name}:{at}")
+    shown = sorted(packages, key=lambda pkg: pkg.name)
+    n = sum(len(pkg.lib.entries) for pkg in shown)
+    names = ", ".join(pkg.name for pkg in shown[:5]) \
+        + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+    return ScopeRead(
+        scope="dependencies",
+        read=f"dependencies: {len(shown)} pinned package{'s' if len(shown) > 1 else ''} "
+             f"({names}), {n} file{'s' if n != 1 else ''}",
+        found=found, quoted=whole, vocabulary=words,
+        command="; ".join(pkg.lib.source.grep for pkg in shown),
+        vocabulary_command="; ".join(pkg.lib.source.words.replace(
+            "{floor}", str(floor(len(pkg.lib.entries)))) for pkg in shown),
+        files=n)
 
 
 _WORDS: dict[tuple[str, str], int] = {}

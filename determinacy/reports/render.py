@@ -441,12 +441,14 @@ def _clone_lines(run: dict[str, Any], repo: str, commit: str) -> list[str]:
 
 def _unread_lines(unread: list[dict[str, Any]]) -> list[str]:
     return [f"- {_SCOPE_NAMES.get(u.get('scope') or '', '')}`{u['path']}`: {u['why']}"
-            + ("" if u["why"] in ("submodule", "shallow history", "no sources") else
-               f", {u['size']} bytes" if u["size"] >= 0 else ", size unknown")
+            + (f" ({u['detail']})" if u.get("detail") else "" if u.get("scope") or u["why"]
+               == "submodule" else f", {u['size']} bytes" if u["size"] >= 0
+               else ", size unknown")
             for u in unread]
 
 
-_SCOPE_NAMES = {"history": "history: ", "stdlib": "standard library: "}
+_SCOPE_NAMES = {"history": "history: ", "stdlib": "standard library: ",
+                "dependencies": "dependency: "}
 
 
 def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
@@ -505,8 +507,8 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
     if unread:
         out += ["## Not read", "",
                 "These parts of what absence is claimed over (the tree at base_commit, its "
-                "recent history, a standard library) could not be read (policy unreadable "
-                "= \"exclude\"): absence holds only for the rest, so an absence "
+                "recent history, a standard library, a pinned dependency) could not be read "
+                "(policy unreadable = \"exclude\"): absence holds only for the rest, so an absence "
                 "claim here is AIRTIGHT-PARTIAL, counted apart from the floor.", "",
                 *_unread_lines(unread), ""]
     test_data = [c for c in cands if c["certified"] and c["test_data"]]

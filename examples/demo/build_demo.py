@@ -1129,6 +1129,28 @@ def test_sold_out():
 ''',
 }
 
+# Pallets leave for the new warehouse system (tasks may bring them back: the names are in the
+# history a solver reads), and the shop pins the colour library its web badges will use.
+PALLETS = '''\
+
+
+@dataclass(frozen=True)
+class Pallet:
+    bay: int
+
+    @property
+    def code(self):
+        return f"P{self.bay:03d}"
+'''
+C8_FILES = {
+    "widgets/locations.py": C7_FILES["widgets/locations.py"].replace(PALLETS, "").replace(
+        "\n\ndef make_pallet(bay):\n    return Pallet(bay)\n", ""),
+    "tests/test_locations.py": C7_FILES["tests/test_locations.py"].replace(
+        "import make_pallet, make_shelf", "import make_shelf").replace(
+        '    assert make_pallet(12).code == "P012"\n', ""),
+    "requirements.txt": "widgetcolors==1.0.0\n",
+}
+
 COMMITS = [
     ("C1", "2024-01-15T09:00:00+00:00", "Initial inventory, errors and formatting", C1_FILES),
     ("C2", "2024-02-02T14:30:00+00:00", "Add pricing module with bulk discounts", C2_FILES),
@@ -1143,7 +1165,33 @@ COMMITS = [
     ("C7", "2024-08-05T10:40:00+00:00",
      "Add inventory stores, marketplace listings, supplier sync, locations and stock status",
      C7_FILES),
+    # Appended after C7: the SHAs of C1-C7 (and so tasks 1-48) do not change.
+    ("C8", "2024-09-16T15:10:00+00:00",
+     "Move pallets to the warehouse system; pin widgetcolors for the web badges", C8_FILES),
 ]
+
+# The demo's package index (PEP 503, on disk): the pinned widgetcolors, as a wheel a solver
+# installs and reads. Stored (not deflated) with fixed dates, so its bytes are reproducible.
+INDEX = HERE / "simple"
+WIDGETCOLORS = {
+    "widgetcolors/__init__.py": '''\
+"""Named colours for shop badges: what each stock state is painted in."""
+
+PALETTE = {
+    "sold_out": "lantern-crimson",
+    "low_stock": "harvest-amber",
+    "in_stock": "meadow-green",
+}
+
+
+def colour_of(state):
+    return PALETTE[state]
+''',
+    "widgetcolors-1.0.0.dist-info/METADATA":
+        "Metadata-Version: 2.1\nName: widgetcolors\nVersion: 1.0.0\n",
+    "widgetcolors-1.0.0.dist-info/WHEEL":
+        "Wheel-Version: 1.0\nGenerator: build_demo\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+}
 
 # -- the tasks -------------------------------------------------------------------------------------
 # An edit is (path, old, new): `old` must occur exactly once in the file and is replaced by `new`;
@@ -2858,6 +2906,97 @@ def test_version_option(capsys):
         ],
         "fail_to_pass": ["tests/test_cli.py::test_version_option"],
     },
+    # Tasks 49-51: absence beyond the tree (recent history, the standard library, a pinned
+    # dependency): each scope removes a constant the tree lacks, and keeps another claim.
+    {
+        # A name the commit before base removed: the task restores it.
+        "n": 49,
+        "base": "C8",
+        "problem": (
+            "A few pallets stay in the old building after all. Bring back the pallet "
+            "locations: a pallet in bay 12 is labelled P012."
+        ),
+        "edits": [
+            ("widgets/locations.py", None, PALLETS + '''\
+
+
+def make_pallet(bay):
+    return Pallet(bay)
+'''),
+            ("tests/test_locations.py", "from widgets.locations import make_shelf\n",
+             "from widgets.locations import make_pallet, make_shelf\n"),
+            ("tests/test_locations.py", None, '''\
+
+
+def test_pallet_codes():
+    assert make_pallet(12).code == "P012"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_locations.py::test_pallet_codes"],
+    },
+    {
+        # A literal the standard library spells as a whole string (http's reason phrases),
+        # and a name of the fix's own.
+        "n": 50,
+        "base": "C8",
+        "problem": (
+            "The web shop's error page should say in words what went wrong: add a helper "
+            "to widgets.status that gives the standard HTTP reason phrase for the codes the "
+            "shop answers with (404 and 503)."
+        ),
+        "edits": [
+            ("widgets/status.py", None, '''\
+
+
+# The reason phrases of RFC 9110, as browsers show them.
+PHRASES = {404: "Not Found", 503: "Service Unavailable"}
+
+
+def status_words(code):
+    return PHRASES[code]
+'''),
+            ("tests/test_status.py", "from widgets.status import stock_status\n",
+             "from widgets.status import status_words, stock_status\n"),
+            ("tests/test_status.py", None, '''\
+
+
+def test_status_words():
+    assert status_words(404) == "Not Found"
+    assert status_words(503) == "Service Unavailable"
+'''),
+        ],
+        "fail_to_pass": ["tests/test_status.py::test_status_words"],
+    },
+    {
+        # A literal the pinned widgetcolors spells (requirements.txt at base), and a name
+        # of the fix's own.
+        "n": 51,
+        "base": "C8",
+        "problem": (
+            "Paint the web badge of a sold-out item in the sold-out colour of our colour "
+            "library (widgetcolors, pinned in requirements.txt). Add the helper to "
+            "widgets.status; the badge code calls it with an item."
+        ),
+        "edits": [
+            ("widgets/status.py", None, '''\
+
+
+def badge_paint(item):
+    """The badge colour of a sold-out item (widgetcolors' palette), else None."""
+    return "lantern-crimson" if item.quantity <= 0 else None
+'''),
+            ("tests/test_status.py", "from widgets.status import stock_status\n",
+             "from widgets.status import badge_paint, stock_status\n"),
+            ("tests/test_status.py", None, '''\
+
+
+def test_badge_paint():
+    assert badge_paint(item(0)) == "lantern-crimson"
+    assert badge_paint(item(3)) is None
+'''),
+        ],
+        "fail_to_pass": ["tests/test_status.py::test_badge_paint"],
+    },
 ]
 
 # Hand-written expectations (strict policy = the demo.toml default; lenient skips test paths at
@@ -3273,6 +3412,33 @@ EXPECTED_BY_N = {
                "documentation is no code the solver writes, so the literal is never a "
                "candidate. --version is in the prose, and only fed in.",
     },
+    # Tasks 49-51: absence beyond the tree.
+    49: {
+        "verdict": "NO_CLAIM", "constants": [],
+        "lenient_verdict": "NO_CLAIM", "lenient_constants": [],
+        "receipt_shows": ["| `make_pallet` | identifier | in history: 7 first-parent commits"],
+        "why": "make_pallet is absent from the tree at base, but the commit before base "
+               "removed it (widgets/locations.py): a solver reading `git log -p` restores the "
+               "very name, so absence over recent history does not hold.",
+    },
+    50: {
+        "verdict": "AIRTIGHT", "constants": ["status_words"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["status_words"],
+        "receipt_shows": ["| `Not Found` | string | in the python ",
+                          "| `Service Unavailable` | string | in the python "],
+        "why": "The reason phrases are nowhere at base nor in the prose, but Python's http "
+               "module spells each as a whole string ('Not Found', 'Service Unavailable'): "
+               "a solver reads them there. The helper's name status_words is the fix's own.",
+    },
+    51: {
+        "verdict": "AIRTIGHT", "constants": ["badge_paint"],
+        "lenient_verdict": "AIRTIGHT", "lenient_constants": ["badge_paint"],
+        "receipt_shows": ["| `lantern-crimson` | string | in dependencies: 1 pinned package "
+                          "(widgetcolors@1.0.0), 1 file: widgetcolors@1.0.0:"],
+        "why": "'lantern-crimson' is absent from the tree and the prose, but the widgetcolors "
+               "1.0.0 that requirements.txt pins spells it in its palette: a solver installs "
+               "and reads it. The helper's name badge_paint is the fix's own.",
+    },
 }
 
 # What `determinacy run examples/demo.toml --agent "python examples/demo/recorded_agent.py"`
@@ -3314,7 +3480,7 @@ AGENT_EXPECTED_BY_N = {
                         "money, Inventory.to_dict() keeps cents) is refuted by the recorded "
                         "refuter (comparable=false): a contested hypothesis, and no other "
                         "witness verifies."),
-    # Tasks 16-48 have no recorded answers: the recorded agent answers {} ("no proposal").
+    # Tasks 16-51 have no recorded answers: the recorded agent answers {} ("no proposal").
     **{n: ("NO_CLAIM", "No recorded answers: the screen lists no behavior, so the agent tiers "
                        "add nothing to the mechanical NO_CLAIM.") for n in range(16, 25)},
     25: ("CONVENTION", "No recorded answers: the agent tiers add nothing to the mechanical "
@@ -3327,7 +3493,9 @@ AGENT_EXPECTED_BY_N = {
     **{n: ("AIRTIGHT", "No recorded answers: the mechanical tier's certified constant stands.")
        for n in range(43, 47)},
     **{n: ("NO_CLAIM", "No recorded answers: the screen lists no behavior, so the agent tiers "
-                       "add nothing to the mechanical NO_CLAIM.") for n in (47, 48)},
+                       "add nothing to the mechanical NO_CLAIM.") for n in (47, 48, 49)},
+    **{n: ("AIRTIGHT", "No recorded answers: the mechanical tier's certified constant stands.")
+       for n in (50, 51)},
 }
 
 
@@ -3382,6 +3550,35 @@ def make_patches(repo: Path, base: str, edits, gold_paths=()) -> tuple[str, str]
     return gold, test
 
 
+def write_index(root: Path) -> None:
+    """The package index: simple/widgetcolors/index.html and the wheel it links to."""
+    import hashlib
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    names = sorted(WIDGETCOLORS)
+    record = "".join(f"{n},,\n" for n in names) + "widgetcolors-1.0.0.dist-info/RECORD,,\n"
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        for name, text in [*((n, WIDGETCOLORS[n]) for n in names),
+                           ("widgetcolors-1.0.0.dist-info/RECORD", record)]:
+            info = zipfile.ZipInfo(name, date_time=(2024, 9, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            z.writestr(info, text.encode("utf-8"))
+    wheel = buf.getvalue()
+    name = "widgetcolors-1.0.0-py3-none-any.whl"
+    folder = root / "widgetcolors"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(wheel)
+    sha = hashlib.sha256(wheel).hexdigest()
+    (folder / "index.html").write_text(
+        "<!DOCTYPE html>\n<html><body>\n"
+        f'<a href="{name}#sha256={sha}">{name}</a>\n</body></html>\n', encoding="utf-8")
+    (root / "index.html").write_text(
+        '<!DOCTYPE html>\n<html><body>\n<a href="widgetcolors/">widgetcolors</a>\n'
+        "</body></html>\n", encoding="utf-8")
+
+
 def build(out_bundle: Path, out_tasks: Path, out_expected: Path) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="widgets-demo-") as tmp:
         repo = Path(tmp) / "widgets"
@@ -3416,6 +3613,7 @@ def build(out_bundle: Path, out_tasks: Path, out_expected: Path) -> list[dict]:
             rows.append(row)
         git(repo, "checkout", "-q", "main")
 
+    write_index(INDEX)
     with out_tasks.open("w", encoding="utf-8", newline="\n") as f:
         for row in rows:
             f.write(json.dumps(row, sort_keys=True) + "\n")

@@ -1,0 +1,149 @@
+"""Absence over the pinned dependencies of the manifests at base: a real PEP 503 index on
+disk serves a real wheel; no network."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import PROSE, Audit, message_task, new_helper, row, widgets_repo, write_benchmark
+
+from determinacy.codebase import libraries
+from determinacy.codebase.dependencies import scope
+
+
+def new_process() -> None:
+    """What a new process starts with: nothing fetched or listed remembered in memory."""
+    scope._listed.cache_clear()
+    scope._pins.cache_clear()
+    scope._FAILED.clear()
+    libraries._LOADED.clear()
+
+
+@pytest.fixture(autouse=True)
+def _each_test_a_new_process() -> None:
+    new_process()
+
+
+def wheel(files: dict[str, str]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, text in files.items():
+            z.writestr(name, text)
+        z.writestr("widgetlib-1.0.0.dist-info/METADATA", "Name: widgetlib\nVersion: 1.0.0\n")
+    return buf.getvalue()
+
+
+def index(tmp: Path) -> Path:
+    """A PEP 503 simple index serving widgetlib 1.0.0 as a wheel."""
+    simple = tmp / "simple"
+    (simple / "widgetlib").mkdir(parents=True)
+    data = wheel({"widgetlib/__init__.py": "NOT_FOUND = 'Resource Gone Away'\n"
+                                           "def polish(gadget):\n    return gadget\n",
+                  "widgetlib/tests/test_w.py": "MESSAGE = 'only its tests say this'\n"})
+    name = "widgetlib-1.0.0-py3-none-any.whl"
+    (simple / "widgetlib" / name).write_bytes(data)
+    sha = hashlib.sha256(data).hexdigest()
+    (simple / "widgetlib" / "index.html").write_text(
+        f'<html><body><a href="{name}#sha256={sha}">{name}</a></body></html>\n')
+    return simple
+
+
+def bench(tmp: Path, requirements: str, registry: str, extra: str = "") -> Path:
+    src = tmp / "src" / "acme" / "widgets"
+    base = widgets_repo(src, {"requirements.txt": requirements})
+    rows = [row("dep", base, PROSE, *message_task(src, base, "gone", "Resource Gone Away")),
+            row("own", base, PROSE, *message_task(src, base, "quiet", "only its tests say this")),
+            row("new", base, PROSE, *new_helper(src, base, "frobnicate_widget"))]
+    return write_benchmark(tmp / "bench", rows, mirror=f"{tmp}/src/{{owner}}/{{name}}",
+                           extra='history = 0\nstdlib = "off"\n'
+                           f'[codebase.dependencies]\npypi = "{registry}"\n' + extra)
+
+
+def test_a_literal_a_pinned_dependency_spells_is_not_claimed(tmp_path: Path) -> None:
+    simple = index(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib==1.0.0\n", simple.as_uri())
+    audit.run(cfg)
+    # The dependency's message is read by a solver; what only its own tests say is no API.
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT", "own": "AIRTIGHT", "new": "AIRTIGHT"}
+    got = {r["constant"]: r for r in audit.sql(
+        cfg, "select constant, found_in, found_at, absent_from, scope_commands, settled "
+             "from settled")}
+    found = got["Resource Gone Away"]
+    assert found["found_in"] == "dependencies"
+    assert found["found_at"].endswith("widgetlib@1.0.0:widgetlib/__init__.py:1"), found
+    assert found["settled"].startswith("in dependencies: 1 pinned package (widgetlib@1.0.0)")
+    kept = got["only its tests say this"]
+    assert kept["absent_from"][1].startswith("dependencies: 1 pinned package (widgetlib@1.0.0)")
+    # The skeptic's command prints nothing for the claim, the line for the removed one.
+    [cmd] = kept["scope_commands"]
+    assert subprocess.run(cmd, shell=True, capture_output=True).stdout == b""
+    hit = subprocess.run(cmd.replace("only its tests say this", "Resource Gone Away"),
+                         shell=True, capture_output=True, text=True).stdout
+    assert "Resource Gone Away" in hit
+    report = (audit.runs / "bench" / "REPORT.md").read_text()
+    assert "| dependencies | pinned packages of the manifests at base | 3 | 1 | 0 |" in report
+    receipt = (audit.runs / "bench" / "cases" / "own" / "RECEIPT.md").read_text()
+    assert "dependencies: 1 pinned package (widgetlib@1.0.0)" in receipt
+    verified = audit.invoke("verify", str(cfg), "--store", str(audit.store))
+    assert verified.exit_code == 0 and "CONFIRMED" in verified.output, verified.output
+
+    # Fetched once per (package, version): with the index gone, a new process reads the
+    # store's copy, and every report is the same byte for byte.
+    before = audit.files("bench")
+    shutil.rmtree(simple)
+    new_process()
+    audit.run(cfg)
+    assert audit.files("bench") == before
+
+
+def test_a_package_no_lockfile_pins_leaves_the_case_partial(tmp_path: Path) -> None:
+    simple = index(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib==1.0.0\ngadgets>=2\n", simple.as_uri())
+    summary = audit.run(cfg)
+    assert summary["exit"] == 3
+    [e] = audit.sql(cfg, "select error from verdicts where case_id = 'new'")
+    assert "dependency gadgets (requirements.txt) (not pinned)" in e["error"], e
+    cfg.write_text(cfg.read_text() + '[policy]\nunreadable = "exclude"\n')
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT-PARTIAL", "own": "AIRTIGHT-PARTIAL",
+                                   "new": "AIRTIGHT-PARTIAL"}
+    receipt = (audit.runs / "bench" / "cases" / "new" / "RECEIPT.md").read_text()
+    assert "- dependency: `gadgets (requirements.txt)`: not pinned" in receipt
+
+
+def test_a_fetch_that_fails_is_unread_and_asked_again_next_run(tmp_path: Path) -> None:
+    simple = index(tmp_path)
+    moved = tmp_path / "later"
+    simple.rename(moved)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib==1.0.0\n", simple.as_uri(),
+                '[policy]\nunreadable = "exclude"\n')
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT-PARTIAL", "own": "AIRTIGHT-PARTIAL",
+                                   "new": "AIRTIGHT-PARTIAL"}
+    receipt = (audit.runs / "bench" / "cases" / "dep" / "RECEIPT.md").read_text()
+    assert "- dependency: `widgetlib@1.0.0`: fetch failed (" in receipt
+    # Never cached as an answer: once the registry serves it, the next run reads it.
+    moved.rename(simple)
+    new_process()
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT", "own": "AIRTIGHT", "new": "AIRTIGHT"}
+
+
+def test_dependencies_of_another_ecosystem_are_not_read(tmp_path: Path) -> None:
+    """A Python case reads Python packages: an npm registry configured changes nothing."""
+    simple = index(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib==1.0.0\n", simple.as_uri())
+    cfg.write_text(cfg.read_text().replace("[codebase.dependencies]\n",
+                                           f'[codebase.dependencies]\nnpm = "{tmp_path}"\n'))
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT", "own": "AIRTIGHT", "new": "AIRTIGHT"}
