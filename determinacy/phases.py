@@ -31,7 +31,7 @@ from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "27", "codebase": "10", "settle": "23"}
+VERSIONS = {"propose": "28", "codebase": "10", "settle": "23"}
 PHASES = tuple(VERSIONS)
 
 
@@ -166,7 +166,8 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
 def searched_constants(proposal: Proposal) -> list[str]:
     """The constants the codebase is searched for: a constant no FAIL_TO_PASS test grades can
     never certify, so it is not worth a search."""
-    return sorted({c.constant for c in proposal.candidates if not c.trivial and c.graded_by})
+    return sorted({k for c in proposal.candidates if not c.trivial and c.graded_by
+                   for k in (c.constant, c.derived_from) if k})
 
 
 def literals(proposal: Proposal) -> list[str]:
@@ -174,6 +175,14 @@ def literals(proposal: Proposal) -> list[str]:
     as whole strings of a library's code (a name is not, and four forms of each cost)."""
     return sorted({c.constant for c in proposal.candidates
                    if not c.trivial and c.graded_by and c.kind != "identifier"})
+
+
+def gold_names(proposal: Proposal) -> list[str]:
+    """The searched names the gold defines (and the generator tokens they derive from): a
+    library gives these only as its vocabulary, the one count that reads its files again."""
+    return sorted({k for c in proposal.candidates
+                   if not c.trivial and c.graded_by and c.defuse == "gold→test"
+                   for k in (c.constant, c.derived_from) if k})
 
 
 def families(proposal: Proposal) -> list[str]:
@@ -271,8 +280,13 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
         def compute() -> bytes:
             engine = search.engine(store)
             found = engine.find(tree, task.repo, patterns, skipped(cfg))
-            wider = scopes.search(engine, tree.git_dir, task.repo, plan, patterns,
-                                  literals(proposal), excluded(cfg))
+            # Only what the tree lacks is looked for further: settle reads no scope for the
+            # rest (the repository's search task already scanned the libraries for all).
+            absent = [p for p in patterns if p not in found.hits]
+            wider = scopes.search(engine, tree.git_dir, task.repo, plan, absent,
+                                  [x for x in literals(proposal) if x not in found.hits],
+                                  [x for x in gold_names(proposal) if x not in found.hits],
+                                  excluded(cfg))
             return msgspec.json.encode(CodebaseSearch(
                 repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
                 excluded=excluded(cfg), searched=patterns, found=found.hits,

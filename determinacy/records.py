@@ -117,6 +117,11 @@ class Candidate(Record, kw_only=True):
     # graded test line that loads it ("" when its test path alone says it is test data).
     test_data: str = ""
     test_data_at: str = ""
+    # A name the gold defines only in generated files, derived from a token the gold adds to
+    # the generator's input (`ACTIVE` of a .proto for `Status_ACTIVE`): that token is what
+    # the prose and absence are checked for; `generator_input` is its "path:line".
+    derived_from: str = ""
+    generator_input: str = ""
 
 
 class Proposal(Record, kw_only=True):
@@ -259,6 +264,10 @@ class Check(Record, kw_only=True):
     # and the commands re-checking each wider scope.
     absent_from: list[str] = []
     scope_commands: list[str] = []
+    # A generated name: the generator input's token it was checked as, and where the gold
+    # adds it (Candidate.derived_from).
+    derived_from: str = ""
+    generator_input: str = ""
 
 
 class CaseResult(Record, kw_only=True):

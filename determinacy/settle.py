@@ -14,6 +14,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+import msgspec
+
 from determinacy.prose import Prose, words
 from determinacy.records import (
     Candidate,
@@ -160,9 +162,12 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
     ungraded = ungraded_reason(task, search.missing_tests)
     checks = []
     for c in proposal.candidates:
-        in_prose = prose.match(c.constant)
-        was_searched = c.constant in searched
-        at = search.found.get(c.constant, "")
+        # A generated name is checked as the token of the generator's input it derives
+        # from too: what the prose states of it, what the codebase holds.
+        probes = (c.constant, c.derived_from) if c.derived_from else (c.constant,)
+        in_prose = next(filter(None, map(prose.match, probes)), "")
+        was_searched = all(p in searched for p in probes)
+        at = next(filter(None, (search.found.get(p, "") for p in probes)), "")
         # A name certifies only when it crosses the code-test boundary (method §7).
         crosses = c.kind != "identifier" or c.defuse in ("gold→test", "test→gold")
         # Only what a FAIL_TO_PASS test reaches grades (method §7); the others are listed so
@@ -172,8 +177,11 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
         # Absent from the tree, present where else a solver reads (recent history, the
         # standard library): not unknowable either.
         scopes = search.scopes
-        wider = next((w for w in scopes if held_by(w, c)), None) \
-            if graded and was_searched and not at else None
+        as_probed = [msgspec.structs.replace(c, constant=p) for p in probes]
+        wider, given = next(((w, h) for w in scopes for k in as_probed
+                             if (h := held_by(w, k))), (None, ""))
+        if not (graded and was_searched and not at):
+            wider, given = None, ""
         holds = graded and was_searched and not at and wider is None
         # A name the codebase's own convention predicts is a hypothesis, never a claim.
         convention = convention_evidence(c, prose) if holds and not c.test_data else ""
@@ -187,7 +195,7 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
             codebase_variant=search.variants.get(c.constant, "") if not at else "",
             certified=certified,
             command=test_data_command(c.test_data) if c.test_data
-            else receipt_command(c.constant, commit, search.excluded) if was_searched else "",
+            else receipt_command(probes[-1], commit, search.excluded) if was_searched else "",
             ungraded=ungraded, rule=c.rule, language=c.language,
             decl=c.decl, scope=c.scope, graded_by=c.graded_by, asserting=c.asserting,
             fragment=c.fragment, defined_at=c.defined_at, owner=c.owner,
@@ -196,11 +204,12 @@ def settle(task: Task, proposal: Proposal, search: CodebaseSearch) -> CaseResult
                        if certified and c.siblings and not c.test_data else ""),
             test_data=c.test_data, test_data_at=c.test_data_at,
             found_in=wider.scope if wider else "",
-            found_at=f"{wider.read}: {held_by(wider, c)}" if wider else "",
+            found_at=f"{wider.read}: {given}" if wider else "",
             absent_from=[f"tree at {commit}", *(w.read for w in scopes if w.command)]
             if certified and not c.test_data else [],
-            scope_commands=[scope_command(w, c) for w in scopes if w.command]
+            scope_commands=[scope_command(w, as_probed[-1]) for w in scopes if w.command]
             if certified and not c.test_data else [],
+            derived_from=c.derived_from, generator_input=c.generator_input,
         ))
     return CaseResult(case_id=task.case_id, checks=checks, binary_files=proposal.binary_files,
                       tree=search.tree,

@@ -146,8 +146,11 @@ def _loaded(store: Store, family: str, source: libraries.Source | None) -> Libra
 
 
 def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence[str],
-           literals: Sequence[str], excluded: Sequence[str]) -> list[ScopeRead]:
-    """Each scope's hits for `patterns`, in scope order (history, then each library)."""
+           literals: Sequence[str], names: Sequence[str], excluded: Sequence[str]
+           ) -> list[ScopeRead]:
+    """Each scope's hits for `patterns`, in scope order (history, then each library): each
+    library's for the `literals` as whole strings too, and whether the gold's `names` are
+    its vocabulary."""
     out = []
     if p.walk is not None:
         readable = [(f"{h.commit}:{h.path}", h.blob) for h in p.held if h.blob not in p.missing]
@@ -160,14 +163,14 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
         if lib.lib is None:
             out.append(ScopeRead(scope="stdlib", read=lib.label, command=""))
             continue
-        found, whole, words = _read_library(engine, lib.lib, patterns, literals)
+        found, whole, words = _read_library(engine, lib.lib, patterns, literals, names)
         n = len(lib.lib.entries)
         out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}",
                              found=found, quoted=whole, command=lib.lib.source.grep,
                              vocabulary=words, vocabulary_command=lib.lib.source.words,
                              files=n))
     if p.packages:
-        out.append(_dependencies(engine, p.packages, patterns, literals))
+        out.append(_dependencies(engine, p.packages, patterns, literals, names))
     elif any(u.scope == "dependencies" for u in p.unread):
         out.append(ScopeRead(scope="dependencies", command="",
                              read="dependencies: no pinned package could be read"))
@@ -175,7 +178,8 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
 
 
 def _read_library(engine: Engine, lib: libraries.Library, patterns: Sequence[str],
-                  literals: Sequence[str]) -> tuple[dict[str, str], ...]:
+                  literals: Sequence[str], names: Sequence[str]
+                  ) -> tuple[dict[str, str], ...]:
     """A library's hits: constants anywhere, literals as whole strings (a constant's first
     quoted form found, in quote order), names as its vocabulary."""
     forms = {q: c for c in literals for q in quoted(c)}
@@ -186,11 +190,12 @@ def _read_library(engine: Engine, lib: libraries.Library, patterns: Sequence[str
         if q in found:
             whole.setdefault(forms[q], found[q])
     return ({c: found[c] for c in patterns if c in found}, whole,
-            _vocabulary(engine, lib, found))
+            _vocabulary(engine, lib, {c: found[c] for c in names if c in found}))
 
 
 def _dependencies(engine: Engine, packages: Sequence[dependencies.Package],
-                  patterns: Sequence[str], literals: Sequence[str]) -> ScopeRead:
+                  patterns: Sequence[str], literals: Sequence[str], names: Sequence[str]
+                  ) -> ScopeRead:
     """One scope for all of a case's pinned packages: each hit is "<package>@<version>:
     <path>:<line>", the first package (in name order) holding it; the commands read each
     package's files in turn."""
@@ -199,7 +204,7 @@ def _dependencies(engine: Engine, packages: Sequence[dependencies.Package],
     words: dict[str, str] = {}
     for pkg in sorted(packages, key=lambda pkg: pkg.name):
         for mine, theirs in zip((found, whole, words),
-                                _read_library(engine, pkg.lib, patterns, literals),
+                                _read_library(engine, pkg.lib, patterns, literals, names),
                                 strict=True):
             for c, at in theirs.items():
                 mine.setdefault(c, f"{pkg.name}:{at}")

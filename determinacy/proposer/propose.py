@@ -23,6 +23,7 @@ from determinacy.errors import CaseFailure
 from determinacy.paths import is_test_path
 from determinacy.proposer.convention import Defs
 from determinacy.proposer.crossing import crossing, dotted_names
+from determinacy.proposer.generated import derivation, input_tokens
 from determinacy.proposer.graded import graded, grades
 from determinacy.proposer.occurrences import Occ, locations, read_side
 from determinacy.proposer.patches import FileDiff, parse_patch
@@ -118,6 +119,7 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
     # Test strings fed in (not asserted) longer than one token: texts the code reads.
     inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
                      and o.language})
+    generator_inputs = input_tokens(made)
     candidates = []
     for constant in sorted(g_by.keys() & t_by.keys()):
         gs, ts = g_by[constant], t_by[constant]
@@ -132,6 +134,11 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         if kind != "identifier" and not c.trivial:
             if reason := _data_reason(constant, gs, inputs, tables):
                 c = msgspec.structs.replace(c, trivial=reason)
+        if defuse == "gold→test":
+            token, at = derivation(constant, {o.path for o in gs}, gold.images,
+                                   generator_inputs)
+            if token:
+                c = msgspec.structs.replace(c, derived_from=token, generator_input=at)
         candidates.append(c)
     # Fixed segments of gold strings inside graded test strings.
     have = {c.constant for c in candidates}

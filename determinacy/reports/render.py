@@ -549,6 +549,13 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
         out += [md_table(["constant", "kind", "graded at", "implemented at"],
                          [(w["constant"], w["kind"], w["test_at"], w["gold_at"])
                           for w in witnesses], code_cols=("constant",))]
+        derived = [w for w in witnesses if w.get("derived_from")]
+        if derived:
+            out += ["The gold defines these names only in generated code: a generator spells "
+                    "each from a token the gold adds to its input, so the prose and the "
+                    "codebase were checked for that token (the command above greps it):", "",
+                    *(f"- `{w['constant']}` is generated from `{w['derived_from']}` "
+                      f"({w['generator_input']})" for w in derived), ""]
         variants = [w for w in witnesses if w["codebase_variant"]]
         if variants:
             out += ["The codebase has these names in other letter case only (the exact name "
