@@ -730,3 +730,14 @@ def test_wanted_accepts_manifests_and_lockfiles(path: str) -> None:
 ])
 def test_wanted_refuses_other_files_and_vendored_or_test_folders(path: str) -> None:
     assert not wanted(path)
+
+
+def test_a_workspace_package_declared_at_an_exact_version_is_the_tree_own() -> None:
+    """A monorepo declares its own packages like any dependency (tutanota's `@tutao/licc`):
+    they are in the tree, never a registry's."""
+    files = {
+        "package.json": b'{"name": "mail", "dependencies": {"@acme/licc": "3.102.3",'
+                        b' "lodash": "4.17.21"}}',
+        "packages/licc/package.json": b'{"name": "@acme/licc", "version": "3.102.3"}',
+    }
+    assert pins(files) == [Pin("npm", "lodash", "4.17.21", "package.json")]

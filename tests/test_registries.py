@@ -61,6 +61,10 @@ def _simple(tmp: Path) -> Path:
     _tgz(files / "widget_lib-2.0.tar.gz", {"widget_lib-2.0/pkg/__init__.py": "X = 2\n"})
     _zip(files / "widget_lib-3.0-py2-none-any.whl", {"pkg/__init__.py": "X = 3\n"})
     _zip(files / "widget_lib-0.9-py3-none-any.whl", {"pkg/__init__.py": "X = 0\n"})
+    # A package that ships compiled wheels only (PyQt5-sip, adblock).
+    _zip(files / "widget_lib-4.0-cp311-cp311-win_amd64.whl", {"pkg/__init__.pyi": "X: int\n"})
+    _zip(files / "widget_lib-4.0-cp311-cp311-manylinux_2_17_x86_64.whl",
+         {"pkg/__init__.pyi": "X: int\n"})
     page = tmp / "simple" / "widget-lib" / "index.html"
     page.parent.mkdir(parents=True)
     page.write_text(
@@ -72,6 +76,8 @@ def _simple(tmp: Path) -> Path:
         f'<a href="{(files / "widget_lib-2.0.tar.gz").as_uri()}">absolute sdist</a>\n'
         '<a href="../../files/widget_lib-3.0-py2-none-any.whl">w</a>\n'
         '<a href="../../files/widget_lib-0.9-py3-none-any.whl" data-yanked="bad">w</a>\n'
+        '<a href="../../files/widget_lib-4.0-cp311-cp311-win_amd64.whl">w</a>\n'
+        '<a href="../../files/widget_lib-4.0-cp311-cp311-manylinux_2_17_x86_64.whl">w</a>\n'
         "</body></html>\n")
     return tmp / "simple"
 
@@ -101,6 +107,9 @@ def test_pypi_other_none_any_wheels_and_yanked_ones_when_alone(tmp_path: Path) -
     assert py2.path.name == "widget_lib-3.0-py2-none-any.whl"
     yanked = fetch(Pin("pypi", "widget-lib", "0.9", ""), simple, tmp_path / "pk")
     assert yanked.path.name == "widget_lib-0.9-py3-none-any.whl"
+    # Compiled wheels only: its Python API is in them (Linux x86-64's first).
+    compiled = fetch(Pin("pypi", "widget-lib", "4.0", ""), simple, tmp_path / "pk")
+    assert compiled.path.name == "widget_lib-4.0-cp311-cp311-manylinux_2_17_x86_64.whl"
 
 
 def test_a_second_fetch_reads_nothing_from_the_registry(tmp_path: Path, monkeypatch) -> None:

@@ -66,13 +66,31 @@ def pins(files: Mapping[str, bytes]) -> list[Pin]:
     path order). Never raises on malformed input: a file that does not parse contributes nothing
     (and is reported by `unparsed`)."""
     manifests, locks, _ = _parse(files)
+    local = _workspace_names(files)
     first: dict[tuple[str, str, str], str] = {}
     for path in sorted(manifests):
         rel, found = _nearest_locks(path, _LOCKS_OF.get(_kind(path) or "", ()), locks)
         for dep in manifests[path]:
+            if dep.ecosystem == "npm" and dep.name in local:
+                continue  # a workspace package: in the tree, never fetched
             version = _locked(found, rel, dep.name, dep.spec) or dep.exact
             first.setdefault((dep.ecosystem, dep.name, version), path)
     return sorted(Pin(eco, name, version, path) for (eco, name, version), path in first.items())
+
+
+def _workspace_names(files: Mapping[str, bytes]) -> frozenset[str]:
+    """The npm package names the tree's own package.json files give (a monorepo's
+    workspaces, which its manifests declare like any dependency)."""
+    names = set()
+    for path, data in files.items():
+        if path.rsplit("/", 1)[-1] == "package.json" and wanted(path):
+            try:
+                doc = json.loads(data)
+            except ValueError:
+                continue
+            if isinstance(doc, dict) and isinstance(doc.get("name"), str):
+                names.add(doc["name"])
+    return frozenset(names)
 
 
 def unparsed(files: Mapping[str, bytes]) -> list[str]:

@@ -354,14 +354,18 @@ class _Anchors(HTMLParser):
 
 
 def _pypi_rank(filename: str, name: str, version: str) -> int | None:
-    """0 a pure py3 wheel, 1 another none-any wheel, 2 an sdist .tar.gz, 3 an sdist .zip;
+    """0 a pure py3 wheel, 1 another none-any wheel, 2 an sdist .tar.gz, 3 an sdist .zip,
+    4 a Linux x86-64 wheel, 5 any other platform's wheel (a package that ships compiled
+    wheels only still ships its Python API in them: what `pip install` gives a solver);
     None: not a source-bearing file of this exact version."""
     version = version.lower()
     if filename.endswith(".whl"):
         parts = filename[:-4].split("-")  # name-version[-build]-py-abi-platform
         if (len(parts) not in (5, 6) or _normalize(parts[0]) != name
-                or parts[1].lower() != version or parts[-2:] != ["none", "any"]):
+                or parts[1].lower() != version):
             return None
+        if parts[-2:] != ["none", "any"]:
+            return 4 if "linux" in parts[-1] and "x86_64" in parts[-1] else 5
         return 0 if "py3" in parts[-3].split(".") else 1
     for rank, ext in ((2, ".tar.gz"), (3, ".zip")):
         if filename.lower().endswith(ext):
