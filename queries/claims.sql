@@ -1,5 +1,6 @@
 -- CLAIMS.md: one row per claimable case: its strongest claim, the pass that first certified
--- it (0 = the mechanical tier, no agent), and the receipt to re-run.
+-- it (0 = the mechanical tier, no agent), the receipt to re-run, and for an absence claim
+-- the scopes it held over.
 WITH ranked AS (
     SELECT c.*, row_number() OVER (
                PARTITION BY c.case_id
@@ -15,7 +16,13 @@ SELECT case_id AS "case",
        command AS "re-run",
        CASE WHEN verdict LIKE 'AIRTIGHT%' THEN 'no output'
             WHEN verdict = 'GOLD-TEST-DATA' THEN 'the file in the gold patch, not in the test patch'
-            ELSE 'each value, in each file' END AS "expect"
+            ELSE 'each value, in each file' END AS "expect",
+       -- What absence held over (AIRTIGHT): each scope's name, its receipt says the rest.
+       coalesce((SELECT array_to_string(list_transform(first(k.absent_from),
+                            lambda x: split_part(split_part(x, ' at ', 1), ':', 1)), '; ')
+                 FROM candidates k
+                 WHERE k.case_id = ranked.case_id AND k.constant = ranked.constant
+                   AND k.certified AND ranked.verdict LIKE 'AIRTIGHT%'), '') AS "absent from"
 FROM ranked
 WHERE rk = 1 AND claimable(case_verdict)
 ORDER BY case_id;
