@@ -147,3 +147,23 @@ def test_dependencies_of_another_ecosystem_are_not_read(tmp_path: Path) -> None:
                                            f'[codebase.dependencies]\nnpm = "{tmp_path}"\n'))
     audit.run(cfg)
     assert audit.verdicts(cfg) == {"dep": "AIRTIGHT", "own": "AIRTIGHT", "new": "AIRTIGHT"}
+
+
+def test_a_package_of_binaries_only_is_read_whole_and_gives_nothing(tmp_path: Path) -> None:
+    """Qt's libraries ship as a wheel without one Python file: nothing a solver reads, and
+    nothing left unread."""
+    simple = index(tmp_path)
+    (simple / "qtlibs").mkdir()
+    name = "qtlibs-5.15.2-py3-none-manylinux2014_x86_64.whl"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("qtlibs/lib/libQt5Core.so.5", b"\x7fELF")
+    (simple / "qtlibs" / name).write_bytes(buf.getvalue())
+    (simple / "qtlibs" / "index.html").write_text(f'<a href="{name}">{name}</a>\n')
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib==1.0.0\nqtlibs==5.15.2\n", simple.as_uri())
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT", "own": "AIRTIGHT", "new": "AIRTIGHT"}
+    [k] = audit.sql(cfg, "select absent_from from candidates where constant = 'frobnicate_widget'")
+    assert k["absent_from"][1].startswith("dependencies: 2 pinned packages (qtlibs@5.15.2, "
+                                          "widgetlib@1.0.0)"), k

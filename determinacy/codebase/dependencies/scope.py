@@ -145,8 +145,12 @@ def _package(store: Store, pin: Pin, registry: str) -> Package | str:
 @functools.lru_cache(maxsize=4096)
 def _listed(store: Store, pin: Pin, registry: str) -> Package:
     got = registries.fetch(pin, registry, store.root / "packages")
-    return Package(pin=pin, url=got.url,
-                   lib=libraries.load(store, source(pin, got.path, got.root, got.url)))
+    src = source(pin, got.path, got.root, got.url)
+    if not libraries.members(src):
+        # Binaries only (Qt's libraries in a wheel): read whole, and nothing a solver reads.
+        return Package(pin=pin, url=got.url,
+                       lib=libraries.Library(src, [], store.put_json([])))
+    return Package(pin=pin, url=got.url, lib=libraries.load(store, src))
 
 
 def source(pin: Pin, path: Path, root: str, url: str) -> libraries.Source:
