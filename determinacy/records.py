@@ -142,13 +142,13 @@ class Unread(Record, kw_only=True):
     """A part of what absence is claimed over that could not be searched: absence is unknown
     there. `scope` says where: "" the tree at base_commit, "history" an ancestor's tree (path
     "<commit>:<path>") or a shallow end of the history, "stdlib" a standard library whose
-    sources are required and not found, "dependencies" a manifest that does not parse, a
-    declared package no lockfile pins, or a pinned one whose sources could not be fetched
-    (`detail` says why)."""
+    sources are required and not found, or older than the version the repository declares,
+    "dependencies" a manifest that does not parse, a declared package no lockfile pins, or a
+    pinned one whose sources could not be fetched (`detail` says why)."""
 
     path: str
     why: Literal["missing blob", "submodule", "shallow history", "no sources", "unparsed",
-                 "not pinned", "fetch failed"]
+                 "not pinned", "fetch failed", "older version"]
     size: int = -1  # bytes; -1 when the mirror does not know (the blob itself is absent)
     scope: Literal["", "history", "stdlib", "dependencies"] = ""
     detail: str = ""

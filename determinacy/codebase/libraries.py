@@ -45,6 +45,7 @@ class Source(NamedTuple):
     words: str
     pruned: Callable[[str], bool] = lambda rel: False
     roots: tuple[str, ...] = ("",)
+    version: str = ""  # a standard library's version, when the toolchain says it: "3.11.7"
 
 
 def blob_id(data: bytes) -> str:

@@ -508,6 +508,8 @@ def describe(u: Unread) -> str:
         return f"the history {u.path} (the mirror is shallow)"
     if u.why == "no sources":
         return f"the {u.path} (no sources found: set [codebase] stdlib_paths)"
+    if u.why == "older version":
+        return f"the {u.path} of the declared version ({u.detail}: set [codebase] stdlib_paths)"
     if u.scope == "history":
         return f"{u.path} in history ({u.why})"
     if u.scope == "dependencies":

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from determinacy.codebase import history, libraries, repos, stdlib
+from determinacy.codebase import declared, history, libraries, repos, stdlib
 from determinacy.codebase.dependencies import scope as dependencies
 from determinacy.codebase.scan import IDENTIFIER
 from determinacy.codebase.search import Engine
@@ -43,6 +43,7 @@ class Plan:
     walk: history.Walk | None = None
     libraries: list[Library] = field(default_factory=list)
     packages: list[dependencies.Package] = field(default_factory=list)
+    declarations: dict[str, declared.Declared] = field(default_factory=dict)  # family: the tree's
     unread: list[Unread] = field(default_factory=list)
 
     def key(self) -> dict[str, object]:
@@ -76,6 +77,14 @@ def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
             if lib.lib is None and cfg.codebase.stdlib == "require":
                 p.unread.append(Unread(path=f"{family} standard library", why="no sources",
                                        scope="stdlib"))
+            if (decl := _declared(tree, family)) is not None:
+                p.declarations[family] = decl
+                version = lib.lib.source.version if lib.lib else ""
+                if version and declared.newer(decl, version):
+                    p.unread.append(Unread(
+                        path=f"{family} standard library", why="older version", scope="stdlib",
+                        detail=f"the repository declares {decl.text()}; the sources read are "
+                               f"{version}"))
     if cfg.codebase.dependencies:
         read = dependencies.read(store, cfg, tree, families)
         p.packages, p.unread = read.packages, [*p.unread, *read.unread]
@@ -133,6 +142,18 @@ def _walk(git_dir: Path, commit: str, depth: int) -> history.Walk:
     return history.walk(git_dir, commit, depth)
 
 
+def _declared(tree: repos.Tree, family: str) -> declared.Declared | None:
+    """The language version the tree's root files declare for the family (a blob the mirror
+    lacks declares nothing here: the tree scope already counts it unread)."""
+    names = declared.READERS.get(family, ((), None))[0]
+    files = [e for e in tree.entries if e.kind == "blob" and e.path in names
+             and e.sha not in tree.missing]
+    data = {e.path: blob for e, (_, blob) in zip(
+        files, repos.cat_blobs(tree.git_dir, [e.sha for e in files]), strict=True)
+        if blob is not None}
+    return declared.declared(family, data)
+
+
 def _library(store: Store, cfg: Config, family: str) -> Library:
     return _loaded(store, family, stdlib.for_config(cfg, family))
 
@@ -165,7 +186,9 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
             continue
         found, whole, words = _read_library(engine, lib.lib, patterns, literals, names)
         n = len(lib.lib.entries)
-        out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}",
+        decl = p.declarations.get(lib.family)
+        out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}"
+                             + (f"; the repository declares {decl.text()}" if decl else ""),
                              found=found, quoted=whole, command=lib.lib.source.grep,
                              vocabulary=words, vocabulary_command=lib.lib.source.words,
                              files=n))

@@ -63,11 +63,12 @@ def pruned(family: str) -> Callable[[str], bool]:
     return lambda rel: rel.rsplit("/", 1)[-1] in left_out
 
 
-def source(family: str, label: str, path: Path, roots: tuple[str, ...] = ("",)) -> Source:
+def source(family: str, label: str, path: Path, roots: tuple[str, ...] = ("",),
+           version: str = "") -> Source:
     """The family's files under `path` (a folder or a zip), with the grep that reads them."""
     grep = _grep(family, path, roots)
     return Source(label=label, path=path, wanted=wanted(family), pruned=pruned(family),
-                  roots=roots, grep=grep, words=_words(grep))
+                  roots=roots, grep=grep, words=_words(grep), version=version)
 
 
 # Prints nothing when fewer than {floor} files are listed on its input.
@@ -118,7 +119,7 @@ def _python() -> Source | None:
     if not root.is_dir():
         return None
     return source("python", f"python {platform.python_version()} standard library at {root}",
-                  root)
+                  root, version=platform.python_version())
 
 
 @functools.cache
@@ -132,7 +133,7 @@ def _java() -> Source | None:
         if z.is_file():
             version = _release(Path(home) / "release", "JAVA_VERSION")
             return source("java", f"java {version or '(version unknown)'} standard library "
-                          f"at {z.resolve()}", z.resolve())
+                          f"at {z.resolve()}", z.resolve(), version=version)
     return None
 
 
@@ -147,7 +148,7 @@ def _go() -> Source | None:
     except (OSError, IndexError):
         version = _output(["go", "env", "GOVERSION"])
     return source("go", f"{version or 'go (version unknown)'} standard library at {root}",
-                  Path(root) / "src")
+                  Path(root) / "src", version=version.removeprefix("go"))
 
 
 @functools.cache
@@ -168,7 +169,8 @@ def _rust() -> Source | None:
     if lib is None or not lib.is_dir():
         return None
     version = _output(["rustc", "--version"]).split(" (")[0]
-    return source("rust", f"{version} standard library (rust-src) at {lib}", lib)
+    return source("rust", f"{version} standard library (rust-src) at {lib}", lib,
+                  version=version.removeprefix("rustc "))
 
 
 @functools.cache
