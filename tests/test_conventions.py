@@ -96,7 +96,7 @@ def test_show_prints_the_receipt_of_the_case_it_names(demo: Any, name: str) -> N
     assert show(demo, name).output == res.output  # CONFIG defaults to the demo
 
 
-@pytest.mark.parametrize(("name", "why"), [("widgets-", "names 51 cases"),
+@pytest.mark.parametrize(("name", "why"), [("widgets-", "names 52 cases"),
                                           ("nowhere-42", "no case of this audit")])
 def test_show_refuses_an_ambiguous_or_unknown_name(demo: Any, name: str, why: str) -> None:
     res = show(demo, name)
@@ -146,7 +146,7 @@ def test_export_claims_verdicts_and_candidates(demo: Any, tmp_path: Path) -> Non
     res = demo.invoke("export", "--what", "verdicts", "--format", "csv", "--out", str(out),
                       *store_args(demo))
     lines = out.read_text().splitlines()
-    assert res.exit_code == 0 and lines[0].startswith("case_id,") and len(lines) == 52
+    assert res.exit_code == 0 and lines[0].startswith("case_id,") and len(lines) == 53
 
     out = tmp_path / "candidates.parquet"
     res = demo.invoke("export", "--what", "candidates", "--format", "parquet", "--out", str(out),
@@ -163,7 +163,7 @@ def test_sql_reads_its_query_from_a_file(demo: Any, tmp_path: Path) -> None:
     query = tmp_path / "q.sql"
     query.write_text("SELECT count(*) AS n FROM verdicts\n")
     res = demo.invoke("sql", "-f", str(query), "--format", "json", *store_args(demo))
-    assert res.exit_code == 0 and json.loads(res.output) == [{"n": 51}]
+    assert res.exit_code == 0 and json.loads(res.output) == [{"n": 52}]
     both = demo.invoke("sql", str(DEMO), "SELECT 1", "-f", str(query), *store_args(demo))
     assert both.exit_code == 2
 
@@ -235,15 +235,15 @@ def test_validate_shows_the_mapping_and_warns_without_auditing(tmp_path: Path) -
 def test_report_counts_each_repository_and_claims_sort_naturally(demo: Any) -> None:
     report = (demo.runs / "demo" / "REPORT.md").read_text()
     table = report.split("## By repository", 1)[1].split("##", 1)[0]
-    assert "| acme/widgets | 50 | 50 | 0 | 15 | 30.0% | 19.1% – 43.8% |" in table
+    assert "| acme/widgets | 51 | 51 | 0 | 16 | 31.4% | 20.3% – 45.0% |" in table
     assert "| (rows that did not load) | 1 | 0 | 1 | 0 | n/a | n/a |" in table
     languages = report.split("## By language", 1)[1].split("##", 1)[0]
-    assert "| python | 45 | 45 | 0 | 13 | 28.9% | 17.7% – 43.4% |" in languages
+    assert "| python | 46 | 46 | 0 | 14 | 30.4% | 19.1% – 44.8% |" in languages
     assert "| (no shared constant) | 2 | 1 | 1 | 0 |" in languages
     claims = (demo.runs / "demo" / "CLAIMS.md").read_text().split("## Counted apart")[0]
     ids = re.findall(r"^\| (acme__widgets-\d+) \|", claims, re.M)
     numbers = [int(i.rsplit("-", 1)[1]) for i in ids]
-    assert len(ids) == 15 and numbers == sorted(numbers), ids
+    assert len(ids) == 16 and numbers == sorted(numbers), ids
 
 
 def test_diff_names_the_cases_and_claims_two_audits_disagree_on(demo: Any,
@@ -256,7 +256,7 @@ def test_diff_names_the_cases_and_claims_two_audits_disagree_on(demo: Any,
     res = demo.invoke("diff", str(DEMO), str(lenient), *store_args(demo),
                       "--other-store", str(other))
     assert res.exit_code == 0, res.output
-    assert "51 cases in both, 1 with another verdict" in res.output
+    assert "52 cases in both, 1 with another verdict" in res.output
     assert "| acme__widgets-5 | NO_CLAIM | AIRTIGHT |" in res.output
     gained = res.output.split("## Claims gained", 1)[1]
     assert "| acme__widgets-5 | AIRTIGHT | `GBP` |" in gained
@@ -289,12 +289,12 @@ def test_report_json_holds_the_numbers_report_md_prints(demo: Any) -> None:
     data = json.loads((demo.runs / "demo" / "report.json").read_text())
     report = (demo.runs / "demo" / "REPORT.md").read_text()
     s = data["spine"]
-    assert (s["spine"], s["audited"], s["errors"], s["total"]) == (15, 50, 1, 51)
+    assert (s["spine"], s["audited"], s["errors"], s["total"]) == (16, 51, 1, 52)
     assert f"At least **{s['spine']}** of {s['audited']} audited cases ({s['rate']}; Wilson " \
            f"95% {s['low']} – {s['high']})" in report
     [repo] = [r for r in data["groups"] if r["group"] == "acme/widgets"]
     assert repo["dimension"] == "repository"
-    assert (repo["cases"], repo["claimable"], repo["Wilson 95%"]) == (50, 15, "19.1% – 43.8%")
+    assert (repo["cases"], repo["claimable"], repo["Wilson 95%"]) == (51, 16, "20.3% – 45.0%")
     tiers = {r["verdict"]: r for r in data["tiers"]}
     assert "AIRTIGHT" in tiers and tiers["GOLD-TEST-DATA"]["cases"] == 1 == s["test_data"]
     assert "Counted apart: **1** GOLD-TEST-DATA cases" in report
@@ -321,12 +321,12 @@ def test_progress_goes_to_stderr_in_cases_and_stdout_keeps_the_results(
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines() == [
-        "verdicts: AIRTIGHT 15, CONVENTION 12, ERROR 1, GOLD-TEST-DATA 1, NO_CLAIM 22",
+        "verdicts: AIRTIGHT 16, CONVENTION 12, ERROR 1, GOLD-TEST-DATA 1, NO_CLAIM 22",
                                        f"report: {tmp_path / 'runs' / 'demo' / 'REPORT.md'}"]
     ticks = [ln for ln in res.stderr.splitlines() if ln.startswith("[")]
-    assert ticks and ticks[-1].startswith("[50/50 cases]"), res.stderr
+    assert ticks and ticks[-1].startswith("[51/51 cases]"), res.stderr
     assert re.search(r"\d+\.\d cases/s · ETA (\d+ s|-) · ran: ", ticks[0]), ticks[0]
-    assert re.search(r"^50 of 50 cases \(", res.stderr, re.M)
+    assert re.search(r"^51 of 51 cases \(", res.stderr, re.M)
 
     monkeypatch.setattr(dodb.ProgressReporter, "EVERY", 3600.0)  # a long run, piped
     again = CliRunner().invoke(main, args)
@@ -334,7 +334,7 @@ def test_progress_goes_to_stderr_in_cases_and_stdout_keeps_the_results(
     quiet = CliRunner().invoke(main, [*args, "--quiet"])
     assert quiet.exit_code == 0 and quiet.stdout == again.stdout
     # Only the errors are left: no "auditing" line, no ticks, no summary of tasks.
-    assert quiet.stderr.splitlines() == ["ERROR (not audited): 1 of 51 cases; see the Errors "
+    assert quiet.stderr.splitlines() == ["ERROR (not audited): 1 of 52 cases; see the Errors "
                                          "section of the report"], quiet.stderr
 
 
@@ -360,5 +360,5 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     os.close(leader)
     text = seen.decode(errors="replace")
     assert p.returncode == 0 and out.startswith("verdicts: "), text
-    assert "cases" in text and "ETA" in text and "50/50" in text, text
+    assert "cases" in text and "ETA" in text and "51/51" in text, text
     assert "\x1b[" in text  # drawn in place, not a line per task

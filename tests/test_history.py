@@ -182,7 +182,7 @@ def test_history_config_errors_name_the_key(tmp_path: Path) -> None:
         load_config(cfg)
 
 
-# The demo's history, read commit by commit (examples/demo/README.md describes the seven):
+# The demo's history, read commit by commit (examples/demo/README.md describes them):
 # C1 (root) has no parent, so it is no task. C2..C7 each add tests with the sources they test;
 # the prose is the subject line alone. What each test grades and its subject does not say:
 # C2 "Add pricing module with bulk discounts": apply_discount, order_total (new module); but
@@ -237,7 +237,7 @@ def test_the_demo_history_gives_the_expected_tasks_and_verdicts(tmp_path: Path) 
         "tests/test_pricing.py::test_tax_for_unknown_region_is_zero"]
     report = (audit.runs / "demo-history" / "REPORT.md").read_text()
     assert "## Mined from history" in report
-    assert "8 first-parent commits walked (0 merges" in report
+    assert "9 first-parent commits walked (0 merges" in report
     assert "| a root commit: no parent to be its base | 1 |" in report
     # C8 only removes a test line: no test function to grade.
     assert "| the test part adds or changes no test function (FAIL_TO_PASS would be empty) " \

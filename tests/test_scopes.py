@@ -256,27 +256,32 @@ def test_verify_rechecks_history_and_the_standard_library(tmp_path: Path) -> Non
     assert "FAILED new AIRTIGHT 'no gadget polished'" in out and "http/extra.py:3" in out, out
 
 
-def test_a_standard_library_older_than_the_declared_version_is_unread(tmp_path: Path) -> None:
-    """A name the library gained after the version read would be missed there: the scope was
-    not read whole. A declared version the sources meet is named in the receipt."""
+def test_a_standard_library_older_than_the_declared_version_is_said_or_unread(
+        tmp_path: Path) -> None:
+    """A name the library gained after the version read would be missed there: like a library
+    not found, "auto" says so beside the version read and "require" makes it unread. A
+    declared version the sources meet is named in the receipt."""
     lib = stdlib.source("python", "python 3.11.0 standard library", python_stdlib(tmp_path),
                         version="3.11.0")
+    newer = {"pyproject.toml": '[project]\nrequires-python = ">=3.12"\n'}
+    met = {"setup.cfg": "[options]\npython_requires = ~=3.11\n"}
     verdicts = {}
-    for spec, extra in ((">=3.12", {"pyproject.toml": '[project]\nrequires-python = ">=3.12"\n'}),
-                        ("~=3.11", {"setup.cfg": "[options]\npython_requires = ~=3.11\n"})):
-        src = tmp_path / spec / "acme" / "widgets"
+    for name, mode, extra in (("newer-auto", "auto", newer), ("newer", "require", newer),
+                              ("met", "require", met)):
+        src = tmp_path / name / "acme" / "widgets"
         base = widgets_repo(src, extra)
         rows = [row("new", base, PROSE, *new_helper(src, base, "polish_gadget"))]
-        audit = Audit(tmp_path / spec)
-        cfg = write_benchmark(tmp_path / spec / "bench", rows,
-                              mirror=f"{tmp_path / spec}/{{owner}}/{{name}}",
-                              extra='[policy]\nunreadable = "exclude"\n')
+        audit = Audit(tmp_path / name)
+        cfg = write_benchmark(tmp_path / name / "bench", rows,
+                              mirror=f"{tmp_path / name}/{{owner}}/{{name}}",
+                              extra=f'stdlib = "{mode}"\n[policy]\nunreadable = "exclude"\n')
         with mock.patch.object(stdlib, "find", return_value=lib):
             audit.run(cfg)
-        verdicts[spec] = audit.verdicts(cfg)["new"]
+        verdicts[name] = audit.verdicts(cfg)["new"]
         receipt = (audit.runs / "bench" / "cases" / "new" / "RECEIPT.md").read_text()
-        where = ("pyproject.toml requires-python" if spec == ">=3.12"
-                 else "setup.cfg python_requires")
-        assert f"the repository declares {spec} ({where})" in receipt, receipt
-        assert ("older version" in receipt) == (spec == ">=3.12"), receipt
-    assert verdicts == {">=3.12": "AIRTIGHT-PARTIAL", "~=3.11": "AIRTIGHT"}
+        said = ("the repository declares >=3.12 (pyproject.toml requires-python), newer than "
+                "these sources" if extra is newer else
+                "the repository declares ~=3.11 (setup.cfg python_requires).")
+        assert said in receipt, receipt
+        assert ("older version (the repository declares >=3.12" in receipt) == (name == "newer")
+    assert verdicts == {"newer-auto": "AIRTIGHT", "newer": "AIRTIGHT-PARTIAL", "met": "AIRTIGHT"}

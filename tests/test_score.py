@@ -204,14 +204,14 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
     assert s == json.loads((audit.runs / "demo" / "scores.json").read_text())
     assert [r["format"] for r in s["results"]] == ["jsonl", "swebench-report",
                                                    "instance-reports", "swebench-experiments"]
-    assert (s["tasks"], s["disputed"], s["hypotheses"], s["validity_revision"]) == (51, 15, 12, 0)
+    assert (s["tasks"], s["disputed"], s["hypotheses"], s["validity_revision"]) == (52, 16, 12, 0)
     assert s["broken"] == 1  # acme__widgets-31: GOLD-TEST-DATA, derived broken
     m = {x["model"]: x for x in s["models"]}
     a, b, c, d = m["a"], m["b"], m["c"], m["d"]
     # a: 8 attempted (the error on 10 is not a failure: apart), 6 passed; disputed 1 2 6
-    # (passed 1 2); the hypothesis 25 (passed). Missing: the other 41 of the 50 tasks that
+    # (passed 1 2); the hypothesis 25 (passed). Missing: the other 42 of the 51 tasks that
     # are not broken (31, GOLD-TEST-DATA).
-    assert (a["attempted"], a["passed"], a["errors"], a["missing"]) == (8, 6, 1, 41)
+    assert (a["attempted"], a["passed"], a["errors"], a["missing"]) == (8, 6, 1, 42)
     assert a["score"] == 6 / 8
     assert (a["sensitivity_low"], a["sensitivity_high"]) == ((6 - 2) / 8, (6 - 2 + 3) / 8)
     assert (a["band_low"], a["band_high"]) == ((6 - 3) / 8, (6 - 3 + 4) / 8)
@@ -220,11 +220,11 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
     # partial credit: task 3 gives 2/2 = 1, task 5 clamp01((1 - 2) / 4) = 0
     assert (a["partial_tasks"], a["partial_credit"], a["partial_disputed"]) == (2, 0.5, None)
     # b: the harness report's error (11) is apart too; a task it does not name is missing.
-    assert (b["attempted"], b["passed"], b["errors"], b["missing"]) == (7, 3, 1, 42)
-    assert (c["attempted"], c["passed"], c["missing"]) == (4, 2, 46)
+    assert (b["attempted"], b["passed"], b["errors"], b["missing"]) == (7, 3, 1, 43)
+    assert (c["attempted"], c["passed"], c["missing"]) == (4, 2, 47)
     assert c["partial_credit"] == (1 + 1 + 0 + 0.5) / 4
     # d lists only the exceptions: every task it does not name is a fail (ERROR 8 included).
-    assert (d["attempted"], d["passed"], d["errors"], d["missing"]) == (49, 1, 1, 0)
+    assert (d["attempted"], d["passed"], d["errors"], d["missing"]) == (50, 1, 1, 0)
     assert [x["model"] for x in s["models"]] == ["a", "c", "b", "d"]
     # Pairs: only on the common eligible set.
     pairs = {(p["model_a"], p["model_b"]): p for p in s["pairs"]}
@@ -239,12 +239,12 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
     # a .8 > c .5 = b .5 > d 0: one tie, five concordant pairs of six.
     rs = s["rank_stability"]
     assert rs["tau"] == pytest.approx(5 / math.sqrt(6 * 5))
-    assert (rs["removed"], rs["draws"], rs["seed"], rs["models"]) == (15, 1000, 0, 4)
+    assert (rs["removed"], rs["draws"], rs["seed"], rs["models"]) == (16, 1000, 0, 4)
     assert rs["random_low"] <= rs["random_mean"] <= rs["random_high"]
     verdicts = {r["group"]: r for r in s["by_verdict"]}
     # AIRTIGHT: a attempted 1 2 6 (passed 1 2), b 1 2 6 (passed 1), d all but 2 (passed 1)
     assert (verdicts["AIRTIGHT"]["tasks"], verdicts["AIRTIGHT"]["attempts"],
-            verdicts["AIRTIGHT"]["passes"]) == (15, 3 + 3 + 14, 2 + 1 + 1)
+            verdicts["AIRTIGHT"]["passes"]) == (16, 3 + 3 + 15, 2 + 1 + 1)
     md = (audit.runs / "demo" / "SCORES.md").read_text()
     assert res.stderr.count("read ") == 4 and "swebench-experiments" in res.stderr
     assert "policy: infrastructure errors left out of the score, counted apart" in md
@@ -253,12 +253,12 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
     rows = audit.sql(DEMO, "select model, attempted, validity_revision from scores "
                            "order by model")
     assert [(r["model"], r["attempted"], r["validity_revision"]) for r in rows] == [
-        ("a", 8, 0), ("b", 7, 0), ("c", 4, 0), ("d", 49, 0)]
+        ("a", 8, 0), ("b", 7, 0), ("c", 4, 0), ("d", 50, 0)]
     # The policy can count errors and missing tasks as failures; it is printed with them.
     s2 = json.loads(score(audit, *paths, "--json", "--errors", "fail", "--missing",
                           "fail").stdout)
     a2 = next(x for x in s2["models"] if x["model"] == "a")
-    assert (a2["attempted"], a2["passed"], s2["errors_policy"]) == (8 + 1 + 41, 6, "fail")
+    assert (a2["attempted"], a2["passed"], s2["errors_policy"]) == (8 + 1 + 42, 6, "fail")
     assert "errors counted as failures" in (audit.runs / "demo" / "SCORES.md").read_text()
 
 
@@ -296,7 +296,7 @@ def test_validity_revisions_append_and_old_revisions_reproduce(audit: Audit,
     s1 = json.loads(score(audit, *paths, "--json").stdout)
     a1 = next(x for x in s1["models"] if x["model"] == "a")
     # a's disputed tasks are now 1 and 6 (passed 1): 5/8 .. 7/8
-    assert (s1["validity_revision"], s1["disputed"]) == (1, 14)
+    assert (s1["validity_revision"], s1["disputed"]) == (1, 15)
     assert (a1["sensitivity_low"], a1["sensitivity_high"]) == ((6 - 1) / 8, (6 - 1 + 2) / 8)
     assert s1["revisions"][0]["author"] == "tester"
     assert (out / "scores.json").read_bytes() != first["scores.json"]
@@ -313,7 +313,7 @@ def test_validity_revisions_append_and_old_revisions_reproduce(audit: Audit,
     res = score(audit, *paths, "--validity-revision", "2", code=2)
     assert "no validity revision 2: there are revisions 0 to 1" in res.output
     listing = audit.invoke("validity", str(DEMO), "list", "--store", str(audit.store)).output
-    assert "| 0 | 15 claimable cases of 51 tasks | disputed |" in listing
+    assert "| 0 | 16 claimable cases of 52 tasks | disputed |" in listing
     assert f"| 1 | {iid(2)} | valid | AIRTIGHT | tester |" in listing
     revs = audit.sql(DEMO, "select distinct validity_revision from scores order by 1")
     assert [r["validity_revision"] for r in revs] == [0, 1]
@@ -330,7 +330,7 @@ def test_plots_are_the_same_bytes_for_the_same_numbers(demo_audit: Audit,
     assert "](claimable.png)" in report and (out / "claimable.png").is_file()
     data = json.loads((out / "report.json").read_text())
     assert [(r["repository"], r["k"], r["n"]) for r in data["plot"]] == [
-        ("acme/widgets", 15, 50)]
+        ("acme/widgets", 16, 51)]
     text = (out / "report.json").read_text()
     assert "PNG" not in text and "iVBOR" not in text  # no image data in the twin
 

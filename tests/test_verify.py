@@ -37,7 +37,7 @@ from determinacy.verify import (
     words,
 )
 
-SUMMARY_OK = "20 claims: 20 confirmed, 0 failed"
+SUMMARY_OK = "21 claims: 21 confirmed, 0 failed"
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +85,7 @@ def test_every_claim_of_the_demo_is_confirmed(demo: Audit) -> None:
     assert out[-1] == SUMMARY_OK
     claims = demo.sql(DEMO, "select case_id, verdict, constant from witnesses "
                             "where status = 'claim' order by all")
-    assert len(claims) == 20 and len({c["case_id"] for c in claims}) == 16
+    assert len(claims) == 21 and len({c["case_id"] for c in claims}) == 17
     assert sorted(out[:-1]) == sorted(f"CONFIRMED {c['case_id']} {c['verdict']} "
                                       f"'{c['constant']}'" for c in claims)
     assert "CONFIRMED acme__widgets-6 AIRTIGHT '--no-color'" in out
@@ -106,7 +106,7 @@ def test_a_tampered_witness_fails_with_git_greps_hit(demo: Audit, tmp_path: Path
     hit = failed.split("git grep prints ", 1)[1]
     path, line, text = hit.split(":", 2)
     assert path.endswith(".py") and int(line) > 0 and "def " in text
-    assert out[-1] == "20 claims: 19 confirmed, 1 failed"
+    assert out[-1] == "21 claims: 20 confirmed, 1 failed"
 
 
 def test_a_tampered_witness_off_the_patches_fails_every_check(demo: Audit,
@@ -163,7 +163,7 @@ def test_a_task_edited_after_the_audit_fails(demo: Audit, tmp_path: Path) -> Non
     assert "base_commit 'not a sha' is not a commit hash" in six
     [thirty] = [ln for ln in out if " acme__widgets-30 " in ln]
     assert thirty.endswith(": the task is no longer in the source"), thirty
-    assert out[-1] == "20 claims: 17 confirmed, 3 failed"
+    assert out[-1] == "21 claims: 18 confirmed, 3 failed"
 
 
 def test_case_limits_the_output_to_that_case(demo: Audit) -> None:
@@ -209,7 +209,7 @@ def test_agent_claims_are_verified_from_their_precedents(tmp_path: Path) -> None
     out = lines(res)
     assert "CONFIRMED acme__widgets-11 CODEBASE-PLURAL '%d/%m/%Y'" in out
     assert "CONFIRMED acme__widgets-12 MISDETERMINED 'indent=4'" in out
-    assert out[-1] == "26 claims: 26 confirmed, 0 failed"
+    assert out[-1] == "27 claims: 27 confirmed, 0 failed"
     # A precedent moved one line down no longer stands where the claim says.
     rewrite(audit.store / "tables" / "demo" / "agent_witnesses.parquet",
             "SELECT * REPLACE (CASE WHEN case_id = 'acme__widgets-12' THEN list_transform("

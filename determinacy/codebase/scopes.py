@@ -80,7 +80,9 @@ def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
             if (decl := _declared(tree, family)) is not None:
                 p.declarations[family] = decl
                 version = lib.lib.source.version if lib.lib else ""
-                if version and declared.newer(decl, version):
+                # Like a library not found: under "auto" said, under "require" unread.
+                if version and declared.newer(decl, version) \
+                        and cfg.codebase.stdlib == "require":
                     p.unread.append(Unread(
                         path=f"{family} standard library", why="older version", scope="stdlib",
                         detail=f"the repository declares {decl.text()}; the sources read are "
@@ -187,8 +189,13 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
         found, whole, words = _read_library(engine, lib.lib, patterns, literals, names)
         n = len(lib.lib.entries)
         decl = p.declarations.get(lib.family)
+        said = ""
+        if decl is not None:
+            said = f"; the repository declares {decl.text()}" + (
+                ", newer than these sources" if declared.newer(decl, lib.lib.source.version)
+                else "")
         out.append(ScopeRead(scope="stdlib", read=f"{lib.label}, {n} file{'s' if n > 1 else ''}"
-                             + (f"; the repository declares {decl.text()}" if decl else ""),
+                             + said,
                              found=found, quoted=whole, command=lib.lib.source.grep,
                              vocabulary=words, vocabulary_command=lib.lib.source.words,
                              files=n))
