@@ -362,7 +362,9 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
     if fmt == "parquet":
         if not out:
             raise click.UsageError("--format parquet needs --out FILE")
-        con.sql(EXPORTS[what]).write_parquet(out)  # a path argument: never pasted into SQL
+        import pyarrow.parquet as pq  # DuckDB may reach no file (`connect`): pyarrow writes
+
+        pq.write_table(con.sql(EXPORTS[what]).fetch_arrow_table(), out)
         return
     text = formatted(*rows(con, EXPORTS[what]), fmt)
     if out:
@@ -473,15 +475,20 @@ def store() -> None:
 @store.command("verify")
 @store_option
 def store_verify(store_dir: str | None) -> None:
-    """Rehash every object and check every action-cache entry; exit 1 on any mismatch.
+    """Rehash every object, check every action-cache entry (its output there, intact and
+    sealed to its key), every stored results file and score set (named by its hash) and
+    every validity revision; exit 1 on any mismatch.
 
-    A damaged object or entry is never repaired in place: delete it and run again, and the
-    action that made it is recomputed.
+    `run` checks what it reads the same way, and computes a damaged object or entry again
+    (counted in its summary); this finds the ones no run has read since. A damaged validity
+    revision is a person's decision: restore it from a backup.
     """
     s = _store(store_dir)
     if not s.root.is_dir():
         raise DeterminacyError(f"no store at {s.root}")
-    problems = list(s.verify())
+    from determinacy.score import stored, validity
+
+    problems = [*s.verify(), *stored.damaged(s), *validity.damaged(s)]
     for line in problems:
         click.echo(line)
     objects = sum(1 for _ in (s.root / "objects").glob("*/*"))

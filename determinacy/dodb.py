@@ -56,6 +56,8 @@ class Summary:
             "up_to_date": self.up_to_date,
             "failed": self.failed,
             "errors_raised": self.errors_raised,
+            # Damaged store entries found (hash or seal) and removed: computed again.
+            "repaired": len(STATS.repaired) if STATS is not None else 0,
         }
 
 
@@ -196,5 +198,7 @@ class ProgressReporter(ConsoleReporter):
                 f"{s['executed']} executed{f' ({by})' if by else ''}, "
                 f"{s['up_to_date']} up to date, {s['failed']} failed; "
                 f"{s['errors_raised']} errors raised; actions {s['actions_computed']} "
-                f"computed, {s['actions_cached']} from the cache\n")
+                f"computed, {s['actions_cached']} from the cache"
+                + (f"; {s['repaired']} damaged store entries found and computed again"
+                   if s["repaired"] else "") + "\n")
         super().complete_run()

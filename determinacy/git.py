@@ -26,12 +26,19 @@ def clean_env(*, isolated: bool) -> dict[str, str]:
     env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_ASKPASS="true", SSH_ASKPASS="true",
                GIT_NO_LAZY_FETCH="1", GIT_CONFIG_NOSYSTEM="1", GIT_PROTOCOL_FROM_USER="0")
     if isolated:
-        env["GIT_CONFIG_GLOBAL"] = os.devnull
+        # A read sees the objects the commit names, as a skeptic's plain clone does: not the
+        # swaps of `refs/replace/` (which `clone --mirror` copies from anyone who can push),
+        # nor the parents a grafts file invents.
+        env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_NO_REPLACE_OBJECTS="1",
+                   GIT_GRAFT_FILE=os.devnull)
     return env
 
 
 # Belt and braces with GIT_NO_LAZY_FETCH (which git < 2.44 ignores): no transport at all.
-_READ_CONFIG = ("-c", "protocol.allow=never", "-c", "core.fsmonitor=false")
+# The commit-graph is a cache of each commit's tree and parents that a clone never copies:
+# an edited one would make git read another tree than the commit names.
+_READ_CONFIG = ("-c", "protocol.allow=never", "-c", "core.fsmonitor=false",
+                "-c", "core.commitGraph=false", "-c", "advice.graftFileDeprecated=false")
 _TRANSFER_CONFIG = ("-c", "protocol.allow=never", "-c", "protocol.https.allow=always",
                     "-c", "protocol.ssh.allow=always", "-c", "protocol.file.allow=always",
                     "-c", "core.fsmonitor=false")

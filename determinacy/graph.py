@@ -37,12 +37,13 @@ from determinacy.reports.tables import (
     ScopeRow,
     TreeRow,
     error_row,
+    table_digests,
     task_row,
     write_tables,
 )
 from determinacy.sources import kinds
 from determinacy.sources.rows import Loaded, load_tasks, locate
-from determinacy.store import Store, atomic_write, digest, write_if_changed
+from determinacy.store import DamagedObject, Store, atomic_write, digest, write_if_changed
 
 
 @dataclass
@@ -213,8 +214,8 @@ def _nullary(fn: Callable[[], Any]) -> Callable[[], Any]:
     return fn
 
 
-def _no_retry(path: str) -> Callable[[], bool]:
-    return _nullary(lambda: not phases.ref_needs_retry(path))
+def _no_retry(path: str, store: Store) -> Callable[[], bool]:
+    return _nullary(lambda: not phases.ref_needs_retry(path, store))
 
 
 class _EarlySearch:
@@ -285,7 +286,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                                              "gold": inputs["gold"], "test": inputs["test"],
                                              "tests": t.fail_to_pass,
                                              "mirror state": audit.mirror_state(t.repo)}),
-                             _no_retry(out)],
+                             _no_retry(out, store)],
             }
 
     def task_search() -> Any:
@@ -322,7 +323,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                 "uptodate": [config_changed({"v": phases.VERSIONS["codebase"],
                                              **phases.codebase_params(cfg, t),
                                              "mirror state": audit.mirror_state(t.repo)}),
-                             _no_retry(out)],
+                             _no_retry(out, store)],
             }
 
     def task_settle() -> Any:
@@ -339,7 +340,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                 "name": t.case_id, "actions": [action], "file_dep": [p, c], "targets": [out],
                 "uptodate": [config_changed({"v": phases.VERSIONS["settle"],
                                              "task": audit.inputs(t)["task"]}),
-                             _no_retry(out)],
+                             _no_retry(out, store)],
             }
 
     def agent_phase(phase: str, run: Callable[..., phases.Ref],
@@ -359,7 +360,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                     params["mirror state"] = audit.mirror_state(t.repo)
                 yield {"name": f"{t.case_id}@p{s.pass_no}", "actions": [action],
                        "file_dep": deps, "targets": [out],
-                       "uptodate": [config_changed(params), _no_retry(out)]}
+                       "uptodate": [config_changed(params), _no_retry(out, store)]}
 
     def task_screen() -> Any:
         """Agent: list the graded behaviors; settle COVERED / GAP / OUT_OF_SCOPE."""
@@ -398,6 +399,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                     trees.append(TreeRow(
                         case_id=result.case_id, commit=result.tree.commit,
                         blobs=result.tree.blobs, unread=result.tree.unread,
+                        ignored=result.tree.ignored,
                         scopes=[ScopeRow(scope=s.scope, read=s.read, searched=bool(s.command))
                                 for s in result.scopes]))
             calls, behaviors, witnesses, agent_errors = ap.collect(
@@ -416,6 +418,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             "task_dep": [f"propose:{t.case_id}" for t in sorted(tasks, key=lambda t: t.repo)],
             "targets": [str(audit.table(n)) for n in TABLES],
             "uptodate": [_no_retry_any(settle_refs + agent_refs),
+                         _nullary(lambda: table_digests(store.tables(audit.name)) is not None),
                          config_changed({"stored passes": _stored_slots(audit)})],
         }
 
@@ -447,13 +450,17 @@ def repo_name(repo: str) -> str:
 
 def _guarded(audit: Audit, action: Callable[[], Any]) -> Callable[[], Any]:
     """A store write failure fails the task without a traceback (doit prints none for False)
-    and is kept for the CLI to report with its cause."""
+    and is kept for the CLI to report with its cause; so is a damaged object read on the way
+    (removed by the read: the next run computes it again)."""
 
     def run() -> Any:
         try:
             return action()
         except StoreError as e:
             audit.fatal.append(e)
+            return False
+        except DamagedObject as e:
+            audit.fatal.append(StoreError(str(e)))
             return False
 
     return _nullary(run)

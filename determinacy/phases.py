@@ -35,16 +35,25 @@ VERSIONS = {"propose": "28", "codebase": "11", "settle": "23"}
 PHASES = tuple(VERSIONS)
 
 
-class Ref(msgspec.Struct, frozen=True, omit_defaults=True):
+class Ref(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     output: str = ""
     error: CaseError | None = None
     # An output that holds until a registry answers again (a dependency's fetch failed): the
     # next run computes it again, as it retries a transient error.
     again: bool = False
+    # Ties the ref to its place (`<benchmark>/<phase>/<case>.json`): a ref copied from another
+    # case or phase, or edited, no longer matches, and its phase runs again.
+    seal: str = ""
 
     @property
     def retry(self) -> bool:
         return self.again or self.error is not None and self.error.transient
+
+
+def _ref_seal(path: str | Path, ref: Ref) -> str:
+    p = Path(path)
+    body = msgspec.json.encode(msgspec.structs.replace(ref, seal=""), order="sorted")
+    return digest(f"{p.parent.parent.name}/{p.parent.name}/{p.name} ".encode() + body)[:32]
 
 
 def read_ref(path: str | Path) -> Ref:
@@ -53,14 +62,21 @@ def read_ref(path: str | Path) -> Ref:
 
 
 def write_ref(path: Path, ref: Ref) -> None:
+    ref = msgspec.structs.replace(ref, seal=_ref_seal(path, ref))
     write_if_changed(path, msgspec.json.encode(ref, order="sorted"))
 
 
-def ref_needs_retry(path: str | Path) -> bool:
+def ref_needs_retry(path: str | Path, store: Store | None = None) -> bool:
+    """Whether the phase that wrote `path` must run again: a transient error, a damaged ref
+    (one not sealed to its place: its action is then found in the cache), or (given the
+    store) an output object that is missing or damaged."""
     try:
-        return read_ref(path).retry
+        ref = read_ref(path)
     except (OSError, msgspec.DecodeError):
         return True
+    if ref.seal != _ref_seal(path, ref) or ref.error is None and len(ref.output) != 64:
+        return True
+    return ref.retry or (store is not None and bool(ref.output) and not store.intact(ref.output))
 
 
 def _error(task: Task, phase: str, message: str, transient: bool) -> Ref:

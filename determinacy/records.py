@@ -183,6 +183,9 @@ class TreeState(Record, kw_only=True):
     commit: str  # the full sha the task's base_commit resolved to
     blobs: int  # files searched (distinct paths)
     unread: list[Unread] = []
+    # What the mirror holds that would change a read and a plain clone does not copy (replace
+    # refs, a grafts file): every read here ignores it, and the receipt says so.
+    ignored: list[str] = []
 
 
 class CodebaseSearch(Record, kw_only=True):
@@ -421,6 +424,9 @@ class ValidityRevision(Record, kw_only=True):
     author: str
     time: str  # UTC, ISO 8601
     verdict: str  # the audit's verdict of the instance when the revision was made
+    # blake3 of the revision without it: a damaged file is named, never read as another
+    # decision ("" in revisions written before it was kept).
+    seal: str = ""
 
 
 class ModelScore(Record, kw_only=True):

@@ -3,7 +3,7 @@
 Layout (see store/README.md):
 
     objects/ab/<hash>            immutable blobs, blake3 of their bytes
-    ac/ab/<key>.json             action cache: key -> {"output": <object hash>}
+    ac/ab/<key>.json             action cache: key -> {"output": <object hash>, "seal": ...}
     locks/<key>                  one flock per action key (and per repository)
     refs/<benchmark>/...         small JSON files doit tracks (targets / file_deps)
     tables/<benchmark>/*.parquet consolidated tables, one file per table
@@ -13,6 +13,10 @@ Layout (see store/README.md):
 
 Nothing is edited in place: every write goes to a temporary name in the same folder, is
 fsynced and renamed, so a kill at any moment leaves either the old or the new file.
+
+Nothing read back is trusted either: an object is hashed on every read and an action entry
+is sealed to its key, so a flipped byte, a truncated file or an entry copied from another key
+reads as missing, is removed and computed again (counted as `repaired`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,18 @@ from determinacy.errors import StoreError
 
 def digest(data: bytes) -> str:
     return blake3.blake3(data).hexdigest()
+
+
+class DamagedObject(FileNotFoundError):
+    """An object whose bytes do not hash to its name: removed, so it reads as missing (and
+    every reader that recomputes a missing object recomputes it)."""
+
+
+def seal(key: str, output: str) -> str:
+    """What ties an action entry to its key: an entry copied to another key's path, or whose
+    output names another object, no longer matches (damage, not a defence against someone
+    who rewrites the store on purpose: `verify` re-checks claims against git for that)."""
+    return digest(f"{key} {output}".encode())[:32]
 
 
 def write_failure(path: Path, e: OSError) -> StoreError:
@@ -121,11 +137,16 @@ class Stats:
         self._lock = threading.Lock()
         self.computed: dict[str, int] = {}
         self.cached: dict[str, int] = {}
+        self.repaired: list[str] = []  # damaged entries removed, to be computed again
 
     def add(self, phase: str, cached: bool) -> None:
         with self._lock:
             d = self.cached if cached else self.computed
             d[phase] = d.get(phase, 0) + 1
+
+
+def _entry_bytes(key: str, output: str) -> bytes:
+    return msgspec.json.encode({"output": output, "seal": seal(key, output)}, order="sorted")
 
 
 class Store:
@@ -140,12 +161,37 @@ class Store:
     def put(self, data: bytes) -> str:
         h = digest(data)
         p = self._obj(h)
-        if not p.exists():
+        try:  # a truncated object is rewritten here; a flipped byte, when it is next read
+            same = p.stat().st_size == len(data)
+        except OSError:
+            same = False
+        if not same:
             atomic_write(p, data)
         return h
 
     def get(self, h: str) -> bytes:
-        return self._obj(h).read_bytes()
+        """The bytes of object `h`, checked against their name (DamagedObject, which is a
+        FileNotFoundError, when they do not hash to it: the object is then removed)."""
+        p = self._obj(h)
+        data = p.read_bytes()
+        if digest(data) != h:
+            self._discard(p)
+            raise DamagedObject(f"damaged object {p.relative_to(self.root)}: its bytes hash "
+                                f"to {digest(data)}; removed, run again to recompute it")
+        return data
+
+    def intact(self, h: str) -> bool:
+        """Whether object `h` is there and hashes to its name (a damaged one is removed)."""
+        try:
+            self.get(h)
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def _discard(self, p: Path) -> None:
+        with contextlib.suppress(OSError):
+            p.unlink()
+        self.stats.repaired.append(str(p.relative_to(self.root)))
 
     def put_json(self, obj: object) -> str:
         return self.put(msgspec.json.encode(obj, order="sorted"))
@@ -174,15 +220,36 @@ class Store:
         k = digest(msgspec.json.encode(key, order="sorted"))
         path = self._ac(k)
         with self.lock(f"ac-{k}"):
-            if path.exists():
-                out = msgspec.json.decode(path.read_bytes())["output"]
-                if self._obj(out).exists():
-                    self.stats.add(key.phase, cached=True)
-                    return out
+            out = self._entry(path, k)
+            if out is not None and self.intact(out):
+                self.stats.add(key.phase, cached=True)
+                return out
             out = self.put(compute())
-            atomic_write(path, msgspec.json.encode({"output": out}, order="sorted"))
+            atomic_write(path, _entry_bytes(k, out))
             self.stats.add(key.phase, cached=False)
             return out
+
+    def _entry(self, path: Path, key: str) -> str | None:
+        """The output an action entry names, None when there is none or it is damaged (not
+        JSON, not sealed to `key`: then it is removed). An entry written before entries
+        were sealed is trusted as it was, and sealed now."""
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return None
+        try:
+            entry = msgspec.json.decode(raw)
+            out = entry["output"]
+            ok = isinstance(out, str) and len(out) == 64 and (
+                entry.get("seal", None) in (None, seal(key, out)))
+        except (msgspec.DecodeError, KeyError, TypeError, AttributeError):
+            ok = False
+        if not ok:
+            self._discard(path)
+            return None
+        if "seal" not in entry:
+            atomic_write(path, _entry_bytes(key, out))
+        return out
 
     def check_writable(self) -> None:
         """Fail at once, naming the cause, rather than midway (or as a "corrupted" doit db)."""
@@ -206,12 +273,15 @@ class Store:
         for p in sorted((self.root / "ac").glob("*/*.json")):
             where = p.relative_to(self.root)
             try:
-                out = msgspec.json.decode(p.read_bytes())["output"]
+                entry = msgspec.json.decode(p.read_bytes())
+                out = entry["output"]
                 assert isinstance(out, str)
             except (msgspec.DecodeError, KeyError, TypeError, AssertionError):
                 yield f"action {where}: not a valid entry"
                 continue
-            if out in bad:
+            if entry.get("seal", seal(p.stem, out)) != seal(p.stem, out):
+                yield f"action {where}: its output {out} is not the one sealed to its key"
+            elif out in bad:
                 yield f"action {where}: its output {out} is damaged"
             elif not self._obj(out).is_file():
                 yield f"action {where}: its output {out} is missing"

@@ -58,8 +58,11 @@ def lines(res: Any) -> list[str]:
 
 
 def rewrite(table: Path, select: str) -> None:
-    """Replace a stored parquet table in place by `select` (over `t`, the table as it is)."""
+    """Replace a stored parquet table in place by `select` (over `t`, the table as it is), and
+    its digest beside it: a forger who knows the layout, whom only `verify` can catch."""
     import duckdb
+
+    from determinacy.store import digest
 
     tmp = table.with_suffix(".tmp")
     con = duckdb.connect()
@@ -67,6 +70,10 @@ def rewrite(table: Path, select: str) -> None:
     con.execute(f"COPY ({select}) TO '{tmp}' (FORMAT parquet)")
     con.close()
     os.replace(tmp, table)
+    digests = table.parent / "digests.json"
+    known = json.loads(digests.read_bytes())
+    known[table.stem] = digest(table.read_bytes())
+    digests.write_text(json.dumps(known, sort_keys=True))
 
 
 def copy_store(audit: Audit, tmp: Path) -> Audit:

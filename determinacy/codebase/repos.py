@@ -189,7 +189,7 @@ class Tree:
             elif e.sha in self.missing:
                 unread.append(Unread(path=e.path, why="missing blob"))
         return TreeState(commit=self.commit, blobs=sum(e.kind == "blob" for e in entries),
-                         unread=unread)
+                         unread=unread, ignored=ignored(self.git_dir))
 
     def _read(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
         """Each blob's bytes in the order of `shas`: from the run's cache, the others
@@ -549,6 +549,21 @@ def mirror_state(cfg: Config, repo: str) -> str:
         return f"bundle {st.st_size} {st.st_mtime_ns}"
     git_dir = git.git_dir_of(local)
     return objects_state(git_dir) if git_dir is not None else ""
+
+
+def ignored(git_dir: Path) -> list[str]:
+    """What of the mirror `git.run` ignores and a skeptic's `git clone --mirror` would copy:
+    replace refs (loose or packed) and a grafts file. Read from the files, no process."""
+    refs = {str(p.relative_to(git_dir)) for p in (git_dir / "refs" / "replace").rglob("*")
+            if p.is_file()}
+    with contextlib.suppress(OSError):
+        refs |= {ln.split()[1] for ln in (git_dir / "packed-refs").read_text(errors="replace")
+                 .splitlines() if ln[:1] not in ("#", "^") and " refs/replace/" in ln}
+    out = [f"{len(refs)} replace ref{'s' if len(refs) > 1 else ''} (refs/replace/)"] if refs else []
+    with contextlib.suppress(OSError):
+        if (git_dir / "info" / "grafts").read_text(errors="replace").strip():
+            out.append("a grafts file (info/grafts)")
+    return out
 
 
 def objects_state(git_dir: Path) -> str:

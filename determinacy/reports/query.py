@@ -15,8 +15,8 @@ import msgspec
 
 from determinacy.errors import DeterminacyError, StoreError
 from determinacy.records import ModelScore
-from determinacy.reports.tables import TABLES
-from determinacy.store import Store, write_if_changed
+from determinacy.reports.tables import TABLES, table_digests
+from determinacy.store import Store, digest, write_if_changed
 
 
 def queries_dir() -> Path:
@@ -43,6 +43,10 @@ def connect(store: Store, benchmark: str) -> Any:
         raise DeterminacyError(
             f"no tables for benchmark {benchmark!r} in {folder} (missing {', '.join(missing)}); "
             "run `determinacy run` first")
+    if table_digests(folder) is None:
+        raise StoreError(f"the tables in {folder} are not the ones the last run wrote (a file "
+                         "damaged or edited, or written by an older version); run `determinacy "
+                         "run` again to rebuild them from the store")
     con = duckdb.connect()
     for t in TABLES:
         path = str(folder / f"{t}.parquet").replace("'", "''")
@@ -51,20 +55,21 @@ def connect(store: Store, benchmark: str) -> Any:
     # (`score.stored.register`): they grow with every score.
     create_table(con, "t_scores", SCORE_COLUMNS, [])
     con.execute(query_text("views"))
+    # The tables are in memory now: no query (`sql` runs the user's) reaches a file, so none
+    # writes over the store (`COPY ... TO`), attaches or installs anything, or lifts this.
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
     return con
 
 
-def _tables_stamp(store: Store, benchmark: str) -> list[list[Any]]:
-    """Size and mtime of each table file: what a count derived from them is valid for."""
-    folder = store.tables(benchmark)
-    out = []
-    for t in TABLES:
-        try:
-            st = (folder / f"{t}.parquet").stat()
-        except FileNotFoundError:
-            return []
-        out.append([t, st.st_size, st.st_mtime_ns])
-    return out
+def _tables_stamp(store: Store, benchmark: str) -> dict[str, str]:
+    """The tables' digests, checked ({} when they do not hold): what a count derived from
+    them is valid for."""
+    return table_digests(store.tables(benchmark)) or {}
+
+
+def _sealed(stamp: dict[str, str], counts: dict[str, int]) -> str:
+    return digest(json.dumps([stamp, counts], sort_keys=True).encode())
 
 
 def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, int]:
@@ -76,8 +81,9 @@ def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, i
     if con is None:
         with contextlib.suppress(OSError, ValueError, KeyError):
             data = json.loads(saved.read_text(encoding="utf-8"))
-            if stamp and data["tables"] == stamp:
-                return {str(k): int(v) for k, v in data["counts"].items()}
+            counts = {str(k): int(v) for k, v in data["counts"].items()}
+            if stamp and data["tables"] == stamp and data["seal"] == _sealed(stamp, counts):
+                return counts
         con = connect(store, benchmark)
     got = con.sql("SELECT verdict, count(*) FROM verdicts GROUP BY 1 ORDER BY 1").fetchall()
     counts = {v: n for v, n in got}
@@ -85,7 +91,8 @@ def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, i
         # Only a shortcut for the next run: a store `report` may only read (read-only,
         # another user's) still renders.
         with contextlib.suppress(StoreError):
-            write_if_changed(saved, json.dumps({"tables": stamp, "counts": counts},
+            write_if_changed(saved, json.dumps({"tables": stamp, "counts": counts,
+                                                "seal": _sealed(stamp, counts)},
                                                sort_keys=True).encode("utf-8"))
     return counts
 

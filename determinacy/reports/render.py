@@ -408,8 +408,10 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
     truncated = dict(cut)
     _, screened = rows(con, "SELECT DISTINCT case_id FROM behaviors")
     with_screen = {r[0] for r in screened}
-    _, unread_rows = rows(con, "SELECT case_id, unread FROM trees WHERE len(unread) > 0")
-    unread = {r[0]: r[1] for r in unread_rows}
+    _, tree_rows = rows(con, "SELECT case_id, unread, ignored FROM trees "
+                             "WHERE len(unread) > 0 OR len(ignored) > 0")
+    unread = {r[0]: r[1] for r in tree_rows}
+    ignored = {r[0]: r[2] for r in tree_rows}
     files: dict[str, str] = {}
     for r in verdicts:
         v = dict(zip(vcols, r))
@@ -421,7 +423,7 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
             files[f"{base}/hidden_test.diff"] = t["test_patch"]
         files[f"{base}/RECEIPT.md"] = _receipt(
             v, t, by_case.get(cid, []), run, agent_w.get(cid, []), truncated.get(cid, ""),
-            cid in with_screen, unread.get(cid, []))
+            cid in with_screen, unread.get(cid, []), ignored.get(cid, []))
     return files
 
 
@@ -453,7 +455,7 @@ _SCOPE_NAMES = {"history": "history: ", "stdlib": "standard library: ",
 
 def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
              run: dict[str, Any], agent_w: list[dict[str, Any]], truncated: str,
-             screened: bool, unread: list[dict[str, Any]]) -> str:
+             screened: bool, unread: list[dict[str, Any]], ignored: list[str]) -> str:
     out = [
         f"# {v['verdict']}: {v['instance_id'] or v['case_id']}",
         "",
@@ -488,6 +490,10 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                        + (f" and {more} more" if more > 0 else ""))
     out += [f"- absence policy: {run['absence']}; unreadable blobs and submodules: "
             f"{run['unreadable']}"]
+    if ignored:
+        out.append(f"- the mirror carries {' and '.join(ignored)}, which would swap what git "
+                   "reads: every read here ignored it, as a plain clone (above) does; in a "
+                   "`--mirror` copy run the commands as `git --no-replace-objects ...`")
     if screened:
         out.append(f"- coverage screen: [attribution/{v['case_id']}.md]"
                    f"(../../attribution/{v['case_id']}.md)")

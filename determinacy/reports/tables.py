@@ -25,10 +25,26 @@ from determinacy.records import (
     Task,
     Unread,
 )
-from determinacy.store import write_if_changed
+from determinacy.store import digest, write_if_changed
 
 TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses", "agent_calls",
           "trees", "commits")
+# Beside the tables: each one's blake3 as written. A parquet file with a flipped byte may still
+# parse (and say something else): readers check these first.
+DIGESTS = "digests.json"
+
+
+def table_digests(folder: Path) -> dict[str, str] | None:
+    """Each table's digest when every table is as written, else None (a table missing or
+    damaged, or no digests: tables written before they were kept)."""
+    import json
+
+    try:
+        want = json.loads((folder / DIGESTS).read_bytes())
+        got = {t: digest((folder / f"{t}.parquet").read_bytes()) for t in TABLES}
+    except (OSError, ValueError):
+        return None
+    return got if got == want else None
 
 
 class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,6 +76,7 @@ class TreeRow(msgspec.Struct, frozen=True, kw_only=True):
     blobs: int
     unread: list[Unread] = []
     scopes: list[ScopeRow] = []
+    ignored: list[str] = []  # what of the mirror every read ignored (replace refs, grafts)
 
 
 class ScopeRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,13 +140,17 @@ def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
     trees = sorted(trees, key=lambda t: t.case_id)
     # A history source's walk, in walk order (merges, row 0, last); empty for other sources.
     mined = sorted(commits or [], key=lambda c: (c.row == 0, c.row, c.commit))
+    digests: dict[str, str] = {}
     for name, struct, rows in (
         ("tasks", TaskRow, tasks), ("candidates", Check, checks), ("errors", CaseError, errors),
         ("run", RunInfo, [run]), ("agent_calls", AgentCall, calls),
         ("behaviors", Behavior, behaviors), ("agent_witnesses", AgentWitness, witnesses),
         ("trees", TreeRow, trees), ("commits", MinedCommit, mined),
     ):
-        write_if_changed(folder / f"{name}.parquet", to_parquet_bytes(struct, rows))
+        data = to_parquet_bytes(struct, rows)
+        write_if_changed(folder / f"{name}.parquet", data)
+        digests[name] = digest(data)
+    write_if_changed(folder / DIGESTS, msgspec.json.encode(digests, order="sorted"))
 
 
 def task_row(task: Task) -> TaskRow:

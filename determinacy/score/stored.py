@@ -11,6 +11,7 @@ the name exists) and never rewritten.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,12 +39,27 @@ def put(store: Store, benchmark: str, kind: str, record: Record) -> str:
     return h
 
 
+def damaged(store: Store) -> Iterator[str]:
+    """Every stored results file and score set whose bytes do not hash to its name (for
+    `store verify`)."""
+    for bench in sorted(p for p in (store.root / "scores").glob("*") if p.is_dir()):
+        for kind in ("results", "scores"):
+            for p in sorted((bench / kind).glob("*.json")):
+                if digest(p.read_bytes()) != p.stem:
+                    yield f"{kind[:-1] if kind == 'results' else 'score set'} " \
+                          f"{p.relative_to(store.root)}: its bytes hash to another name"
+
+
 def score_sets(store: Store, benchmark: str) -> list[tuple[str, ScoreSet]]:
     """Every stored ScoreSet with its hash, by hash."""
     out = []
     for p in sorted((folder(store, benchmark) / "scores").glob("*.json")):
+        data = p.read_bytes()
+        if digest(data) != p.stem:
+            raise DeterminacyError(f"{p}: a damaged score set (its bytes hash to another "
+                                   "name); delete it and run `determinacy score` again")
         try:
-            out.append((p.stem, msgspec.json.decode(p.read_bytes(), type=ScoreSet)))
+            out.append((p.stem, msgspec.json.decode(data, type=ScoreSet)))
         except msgspec.DecodeError as e:  # ValidationError too: written by another version
             raise DeterminacyError(f"{p}: not a score set this version reads ({e})") from None
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import getpass
 import re
+from collections.abc import Iterator
 from typing import Literal
 
 import msgspec
@@ -20,25 +21,46 @@ import msgspec
 from determinacy.errors import DeterminacyError
 from determinacy.records import ValidityRevision
 from determinacy.score.stored import encode, folder
-from determinacy.store import Store, create_once
+from determinacy.store import Store, create_once, digest
 
 State = Literal["valid", "disputed", "broken"]
 STATES: tuple[State, ...] = ("valid", "disputed", "broken")
 _NAME = re.compile(r"(\d{6})\.json")
 
 
+def _seal(rev: ValidityRevision) -> str:
+    return digest(encode(msgspec.structs.replace(rev, seal="")))[:32]
+
+
 def revisions(store: Store, benchmark: str) -> list[ValidityRevision]:
-    """Every stored revision, in order (1, 2, ...)."""
+    """Every stored revision, in order (1, 2, ...). A revision is a person's decision, which
+    no run can recompute: a damaged one is an error naming its file."""
     out = []
     for p in sorted((folder(store, benchmark) / "validity").glob("*.json")):
         if not _NAME.fullmatch(p.name):
             continue
-        rev = msgspec.json.decode(p.read_bytes(), type=ValidityRevision)
+        try:
+            rev = msgspec.json.decode(p.read_bytes(), type=ValidityRevision)
+        except msgspec.DecodeError as e:  # ValidationError too
+            raise DeterminacyError(f"{p}: a damaged validity revision ({e}); restore it from "
+                                   "a backup of the store") from None
+        if rev.seal and rev.seal != _seal(rev):
+            raise DeterminacyError(f"{p}: a damaged validity revision (its bytes are not the "
+                                   "ones written); restore it from a backup of the store")
         if rev.revision != len(out) + 1 or int(p.stem) != rev.revision:
             raise DeterminacyError(f"{p}: expected validity revision {len(out) + 1}, found "
                                    f"{rev.revision}; the revisions of {benchmark} are damaged")
         out.append(rev)
     return out
+
+
+def damaged(store: Store) -> Iterator[str]:
+    """Each benchmark's first validity revision that does not read back (`store verify`)."""
+    for bench in sorted(p for p in (store.root / "scores").glob("*") if p.is_dir()):
+        try:
+            revisions(store, bench.name)
+        except DeterminacyError as e:
+            yield f"validity: {e}"
 
 
 def append(store: Store, benchmark: str, instance_id: str, validity: State, reason: str,
@@ -59,6 +81,7 @@ def append(store: Store, benchmark: str, instance_id: str, validity: State, reas
         rev = ValidityRevision(revision=n, instance_id=instance_id, validity=validity,
                                reason=reason.strip(), author=author, time=when,
                                verdict=verdict)
+        rev = msgspec.structs.replace(rev, seal=_seal(rev))
         path = folder(store, benchmark) / "validity" / f"{n:06d}.json"
         if not create_once(path, encode(rev)):
             raise DeterminacyError(f"{path} exists already: run again")

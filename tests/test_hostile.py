@@ -1,0 +1,232 @@
+"""Hostile inputs: a mirror, a store or a data file crafted so that the tool would say what a
+skeptic re-checking it would not. Each test builds the attack for real (git repositories,
+stores, results files) and runs the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import (
+    CORE,
+    DEMO,
+    PROSE,
+    Audit,
+    commit,
+    git,
+    new_helper,
+    row,
+    widgets_repo,
+    write_benchmark,
+)
+
+# --- git reads what the commit names ----------------------------------------------------------
+
+
+def _blob(repo: Path, text: str) -> str:
+    return subprocess.run(["git", "hash-object", "-w", "--stdin"], cwd=repo, input=text,
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_replace_refs_change_no_verdict_and_the_receipt_says_they_were_ignored(
+        tmp_path: Path) -> None:
+    """`refs/replace/` swaps one object for another in every git read that does not opt out,
+    and `clone --mirror` copies it from upstream. Here one swap hides a constant the base has,
+    another shows one the base lacks: the tool and `verify` read the objects the commit
+    names, as a plain clone does, and the receipt names the swaps."""
+    repo = tmp_path / "m" / "acme" / "widgets"
+    base = widgets_repo(repo, {"other/place.py": "# frobnicate_widget\n",
+                               "other/notes.txt": "nothing here\n"})
+    hidden = new_helper(repo, base, "frobnicate_widget")
+    shown = new_helper(repo, base, "polish_gadget")
+    real = {p: git(repo, "rev-parse", f"{base}:{p}").strip() for p in ("other/place.py",
+                                                                "other/notes.txt")}
+    git(repo, "replace", real["other/place.py"], _blob(repo, "# nothing\n"))
+    git(repo, "replace", real["other/notes.txt"], _blob(repo, "polish_gadget\n"))
+    assert "polish_gadget" in git(repo, "grep", "-F", "polish_gadget", base, "--", ".")
+    cfg = write_benchmark(tmp_path / "bench", [row("hidden", base, PROSE, *hidden),
+                                               row("shown", base, PROSE, *shown)],
+                          mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"hidden": "NO_CLAIM", "shown": "AIRTIGHT"}
+    [c] = audit.sql(cfg, "select codebase_at from candidates where constant = "
+                         "'frobnicate_widget'")
+    assert c["codebase_at"] == "other/place.py:1"
+    receipt = (audit.runs / "bench" / "cases" / "shown" / "RECEIPT.md").read_text()
+    assert "- the mirror carries 2 replace refs (refs/replace/), which would swap" in receipt
+    res = audit.invoke("verify", str(cfg), "--store", str(audit.store))
+    assert res.exit_code == 0 and "CONFIRMED shown AIRTIGHT 'polish_gadget'" in res.output, \
+        res.output
+
+
+def test_a_grafts_file_changes_no_history(tmp_path: Path) -> None:
+    """`info/grafts` gives a commit other parents than it names: cutting base off from the
+    commit that removed a name would hide that name from the history scope."""
+    repo = tmp_path / "m" / "acme" / "widgets"
+    widgets_repo(repo, {"pkg/old.py": "def frobnicate_widget():\n    return 2\n"})
+    git(repo, "rm", "-q", "pkg/old.py")
+    base = commit(repo, {"pkg/core.py": CORE}, "remove old helpers")
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "grafts").write_text(f"{base}\n")
+    assert git(repo, "rev-list", "--count", base).strip() == "1"  # what a grafted read sees
+    cfg = write_benchmark(tmp_path / "bench",
+                          [row("restore", base, PROSE, *new_helper(repo, base))],
+                          mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"restore": "NO_CLAIM"}
+    [c] = audit.sql(cfg, "select found_in from candidates where constant = "
+                         "'frobnicate_widget'")
+    assert c["found_in"] == "history", c
+    receipt = (audit.runs / "bench" / "cases" / "restore" / "RECEIPT.md").read_text()
+    assert "a grafts file (info/grafts)" in receipt
+
+
+# --- the store proves what it serves ----------------------------------------------------------
+
+
+def _run(audit: Audit) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "determinacy.cli", "run", "--store",
+                           str(audit.store), "--runs", str(audit.runs)],
+                          capture_output=True, text=True)
+
+
+def _damage(store: Path, rng: random.Random) -> str:
+    """Flip a bit in, truncate, or overwrite with another's bytes one file of the store
+    (objects, action entries, refs, tables, caches): what was done, for the message."""
+    files = sorted(p for p in store.rglob("*") if p.is_file()
+                   and p.relative_to(store).parts[0] not in ("repos", "locks", "doit"))
+    # Half the time, what a run reads back for sure: a ref, the object it names, a table.
+    read = [p for p in files if p.relative_to(store).parts[0] in ("refs", "tables")]
+    read += [store / "objects" / h[:2] / h for h in
+             (json.loads(p.read_bytes()).get("output", "") for p in read if p.suffix == ".json"
+              and "refs" in p.parts and p.stat().st_size < 4096 and p.read_bytes()[:1] == b"{")
+             if h]
+    p = rng.choice(read if rng.random() < 0.5 else files)
+    data = bytearray(p.read_bytes())
+    how = rng.choice(["flip", "truncate", "swap"])
+    if how == "swap":
+        others = [q for q in files if q.parent.parent == p.parent.parent and q != p]
+        if others:
+            q = rng.choice(others)
+            p.write_bytes(q.read_bytes())
+            return f"swap {p.relative_to(store)} <- {q.relative_to(store)}"
+        how = "truncate"
+    if how == "flip" and data:
+        data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+    else:
+        how, data = "truncate", data[: len(data) // 2]
+    p.write_bytes(bytes(data))
+    return f"{how} {p.relative_to(store)}"
+
+
+def test_a_damaged_store_is_recomputed_or_named_never_served(tmp_path: Path) -> None:
+    """Random bit flips, truncations and entries copied over others in a store of the demo:
+    every run after each either reproduces the clean reports byte for byte, or exits 1 with
+    one line naming the damaged entry (and the run after it recomputes it)."""
+    audit = Audit(tmp_path)
+    first = _run(audit)
+    assert first.returncode == 0, first.stderr
+    clean = audit.files("demo")
+    rng = random.Random(7)
+    for trial in range(10):
+        done = _damage(audit.store, rng)
+        for fresh in (False, True)[: 1 + trial % 2]:  # and the reports rendered again
+            if fresh:
+                shutil.rmtree(audit.runs)
+            p = _run(audit)
+            if p.returncode:
+                errors = [ln for ln in p.stderr.splitlines() if ln.startswith("error:")]
+                assert p.returncode == 1 and len(errors) == 1 and "store" in errors[0] \
+                    and "Traceback" not in p.stderr, (done, p.stderr)
+                p = _run(audit)
+            assert p.returncode == 0 and audit.files("demo") == clean, (done, p.stderr[-2000:])
+
+
+def test_a_flipped_byte_in_a_result_is_found_and_computed_again(tmp_path: Path) -> None:
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    clean = audit.files("demo")
+    ref = json.loads((audit.store / "refs" / "demo" / "settle" / "acme__widgets-1.json")
+                     .read_text())
+    obj = audit.store / "objects" / ref["output"][:2] / ref["output"]
+    data = obj.read_bytes()
+    # A claim's constant edited in place: still valid JSON, another claim.
+    obj.write_bytes(data.replace(b"render_badge", b"render_badgf"))
+    p = _run(audit)
+    assert p.returncode == 0 and audit.files("demo") == clean, p.stderr
+    assert "1 damaged store entries found and computed again" in p.stderr
+    assert obj.read_bytes() == data
+
+
+def test_an_action_entry_copied_over_another_is_not_served(tmp_path: Path) -> None:
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    clean = audit.files("demo")
+    entries = sorted((audit.store / "ac").glob("*/*.json"))
+    outputs = {json.loads(e.read_bytes())["output"]: e for e in entries}
+    settled = [outputs[json.loads((audit.store / "refs" / "demo" / "settle" / f"{c}.json")
+                                  .read_bytes())["output"]] for c in ("acme__widgets-1",
+                                                                      "acme__widgets-2")]
+    settled[1].write_bytes(settled[0].read_bytes())
+    res = audit.invoke("store", "verify", "--store", str(audit.store))
+    assert res.exit_code == 1 and (f"action {settled[1].relative_to(audit.store)}: its output "
+                                   in res.output and "not the one sealed to its key"
+                                   in res.output), res.output
+    # The run reads that entry when its case runs again (here: its ref is gone).
+    (audit.store / "refs" / "demo" / "settle" / "acme__widgets-2.json").unlink()
+    p = _run(audit)
+    assert p.returncode == 0 and audit.files("demo") == clean, p.stderr
+    assert audit.invoke("store", "verify", "--store", str(audit.store)).exit_code == 0
+
+
+def test_sql_cannot_write_over_the_store_or_reach_files(tmp_path: Path) -> None:
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    table = audit.store / "tables" / "demo" / "candidates.parquet"
+    before = table.read_bytes()
+    for query in (f"COPY (SELECT 1 AS x) TO '{table}' (FORMAT parquet)",
+                  "SET enable_external_access = true", f"ATTACH '{tmp_path / 'x.db'}'",
+                  "SELECT * FROM read_csv('/etc/hostname')"):
+        p = subprocess.run([sys.executable, "-m", "determinacy.cli", "sql", query, "--store",
+                            str(audit.store)], capture_output=True, text=True)
+        assert p.returncode == 2 and p.stderr.startswith("error: query failed:"), (query, p)
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert table.read_bytes() == before and not (tmp_path / "x.db").exists()
+
+
+def test_store_verify_reads_validity_revisions_and_score_sets(tmp_path: Path) -> None:
+    """A revision is a person's decision: a damaged one is named by `store verify` and by
+    every command that reads it (one line, no traceback); a damaged score set too."""
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    res = audit.invoke("validity", "set", "acme__widgets-2", "valid", "--reason",
+                       "the design doc names it", "--store", str(audit.store))
+    assert res.exit_code == 0, res.output
+    res = audit.invoke("score", str(DEMO), str(DEMO.parent / "demo" / "results" / "gamma.json"),
+                       "--store", str(audit.store), "--runs", str(audit.runs))
+    assert res.exit_code == 0, res.output
+    assert audit.invoke("store", "verify", "--store", str(audit.store)).exit_code == 0
+    [rev] = (audit.store / "scores" / "demo" / "validity").glob("*.json")
+    rev.write_bytes(rev.read_bytes().replace(b'"valid"', b'"broken"'))
+    [score] = (audit.store / "scores" / "demo" / "scores").glob("*.json")
+    score.write_bytes(score.read_bytes()[:-9])
+    res = audit.invoke("store", "verify", "--store", str(audit.store))
+    assert res.exit_code == 1, res.output
+    assert f"score set {score.relative_to(audit.store)}: its bytes hash to another name" \
+        in res.output
+    assert f"validity: {rev}: a damaged validity revision" in res.output
+    for argv in (["validity", "list"], ["sql", "select count(*) from scores"]):
+        p = subprocess.run([sys.executable, "-m", "determinacy.cli", *argv, "--store",
+                            str(audit.store)], capture_output=True, text=True)
+        assert p.returncode == 2 and "Traceback" not in p.stderr, (argv, p.stderr)
+        assert len(p.stderr.strip().splitlines()) == 1 and "damaged" in p.stderr, p.stderr
+    rev.write_bytes(rev.read_bytes()[:20])
+    p = subprocess.run([sys.executable, "-m", "determinacy.cli", "validity", "list",
+                        "--store", str(audit.store)], capture_output=True, text=True)
+    assert p.returncode == 2 and f"{rev}: a damaged validity revision" in p.stderr, p.stderr
