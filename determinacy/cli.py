@@ -364,7 +364,7 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
             raise click.UsageError("--format parquet needs --out FILE")
         import pyarrow.parquet as pq  # DuckDB may reach no file (`connect`): pyarrow writes
 
-        pq.write_table(con.sql(EXPORTS[what]).fetch_arrow_table(), out)
+        pq.write_table(con.sql(EXPORTS[what]).to_arrow_table(), out)
         return
     text = formatted(*rows(con, EXPORTS[what]), fmt)
     if out:
