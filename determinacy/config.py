@@ -52,6 +52,9 @@ _FIELD_PATH = re.compile(r"[^.]+(?:\.[^.]+)*")
 DEFAULT_MAX_PATCH_BYTES = 16_000_000
 
 
+
+WEEK = 7 * 24 * 3600.0  # the longest timeout a config may ask for (seconds)
+
 class _Base(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
     pass
 
@@ -123,8 +126,8 @@ class CodebaseCfg(_Base, kw_only=True):
     mirror: str | None = None
     # A configured mirror that does not exist is an error, unless this allows cloning instead.
     fallback_clone: bool = False
-    # Seconds for one clone or fetch.
-    timeout: Annotated[float, msgspec.Meta(gt=0)] = 1800.0
+    # Seconds for one clone or fetch (a week at most: `inf` would overflow every wait).
+    timeout: Annotated[float, msgspec.Meta(gt=0, le=WEEK)] = 1800.0
     # Absence also holds over the trees of this many first-parent commits before base (what
     # `git log` shows a solver; 0: the tree at base only).
     history: Annotated[int, msgspec.Meta(ge=0)] = 10
@@ -164,7 +167,7 @@ class AgentCfg(_Base, kw_only=True):
     # is split with shlex, never run through a shell).
     command: list[str] | str = msgspec.field(default_factory=list)
     refuter: list[str] | str = msgspec.field(default_factory=list)  # default: the agent
-    timeout: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    timeout: Annotated[float, msgspec.Meta(gt=0, le=WEEK)] = 600.0  # seconds per call
     # Longer patches or prose are shortened in prompts; the receipt says so.
     max_chars: Annotated[int, msgspec.Meta(ge=1000)] = 60000
 

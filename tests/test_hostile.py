@@ -230,3 +230,21 @@ def test_store_verify_reads_validity_revisions_and_score_sets(tmp_path: Path) ->
     p = subprocess.run([sys.executable, "-m", "determinacy.cli", "validity", "list",
                         "--store", str(audit.store)], capture_output=True, text=True)
     assert p.returncode == 2 and f"{rev}: a damaged validity revision" in p.stderr, p.stderr
+
+
+# --- a line where a traceback was ---------------------------------------------------------------
+
+
+def test_a_timeout_no_wait_can_hold_is_a_config_error(tmp_path: Path) -> None:
+    repo = tmp_path / "m" / "acme" / "widgets"
+    base = widgets_repo(repo)
+    for value in ("inf", "1e300"):
+        cfg = write_benchmark(tmp_path / value, [row("t", base, PROSE, *new_helper(repo, base))],
+                              mirror=f"{tmp_path}/m/{{owner}}/{{name}}",
+                              extra=f"timeout = {value}\n")
+        for command in ("validate", "run"):
+            store = ["--store", str(tmp_path / "store")] if command == "run" else []
+            p = subprocess.run([sys.executable, "-m", "determinacy.cli", command, str(cfg),
+                                *store], capture_output=True, text=True)
+            assert p.returncode == 2 and p.stderr.strip() == (
+                f"error: {cfg}: key `codebase.timeout`: Expected `float` <= 604800.0"), p.stderr
