@@ -553,7 +553,20 @@ def mirror_state(cfg: Config, repo: str) -> str:
 
 def ignored(git_dir: Path) -> list[str]:
     """What of the mirror `git.run` ignores and a skeptic's `git clone --mirror` would copy:
-    replace refs (loose or packed) and a grafts file. Read from the files, no process."""
+    replace refs (loose or packed) and a grafts file. Read from the files, no process, once
+    per state of those files (a mirror's packed-refs can be large and every case asks)."""
+    stamp = []
+    for part in ("packed-refs", "refs/replace", "info/grafts"):
+        try:
+            st = (git_dir / part).stat()
+            stamp.append((st.st_size, st.st_mtime_ns))
+        except OSError:
+            stamp.append(None)
+    return list(_ignored(git_dir, tuple(stamp)))
+
+
+@functools.lru_cache(maxsize=64)
+def _ignored(git_dir: Path, stamp: tuple[object, ...]) -> tuple[str, ...]:
     refs = {str(p.relative_to(git_dir)) for p in (git_dir / "refs" / "replace").rglob("*")
             if p.is_file()}
     with contextlib.suppress(OSError):
@@ -563,7 +576,7 @@ def ignored(git_dir: Path) -> list[str]:
     with contextlib.suppress(OSError):
         if (git_dir / "info" / "grafts").read_text(errors="replace").strip():
             out.append("a grafts file (info/grafts)")
-    return out
+    return tuple(out)
 
 
 def objects_state(git_dir: Path) -> str:
