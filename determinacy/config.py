@@ -50,10 +50,8 @@ _FIELD_PATH = re.compile(r"[^.]+(?:\.[^.]+)*")
 # The largest patch read (bytes of UTF-8). Parsing and lexing cost about 8 s and 85 MB of memory
 # per MB of one big hunk; the largest real patches seen are ~0.3 MB.
 DEFAULT_MAX_PATCH_BYTES = 16_000_000
-
-
-
 WEEK = 7 * 24 * 3600.0  # the longest timeout a config may ask for (seconds)
+
 
 class _Base(msgspec.Struct, forbid_unknown_fields=True, frozen=True, kw_only=True):
     pass

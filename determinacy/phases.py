@@ -28,7 +28,7 @@ from determinacy.proposer.convention import related
 from determinacy.proposer.patches import created_paths, new_paths, touched_paths
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
-from determinacy.store import ActionKey, Store, digest, write_if_changed
+from determinacy.store import ActionKey, Store, digest, seal, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
 VERSIONS = {"propose": "28", "codebase": "11", "settle": "23"}
@@ -52,8 +52,8 @@ class Ref(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields
 
 def _ref_seal(path: str | Path, ref: Ref) -> str:
     p = Path(path)
-    body = msgspec.json.encode(msgspec.structs.replace(ref, seal=""), order="sorted")
-    return digest(f"{p.parent.parent.name}/{p.parent.name}/{p.name} ".encode() + body)[:32]
+    return seal(f"{p.parent.parent.name}/{p.parent.name}/{p.name}",
+                msgspec.json.encode(msgspec.structs.replace(ref, seal=""), order="sorted"))
 
 
 def read_ref(path: str | Path) -> Ref:

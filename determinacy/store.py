@@ -45,11 +45,12 @@ class DamagedObject(FileNotFoundError):
     every reader that recomputes a missing object recomputes it)."""
 
 
-def seal(key: str, output: str) -> str:
-    """What ties an action entry to its key: an entry copied to another key's path, or whose
-    output names another object, no longer matches (damage, not a defence against someone
-    who rewrites the store on purpose: `verify` re-checks claims against git for that)."""
-    return digest(f"{key} {output}".encode())[:32]
+def seal(*parts: str | bytes) -> str:
+    """What ties a stored record to its place and content (an action entry to its key, a ref
+    to its case and phase, a validity revision to its bytes): one copied elsewhere, or edited,
+    no longer matches. Against damage, not against someone who rewrites the store on purpose
+    (`verify` re-checks claims against git for that)."""
+    return digest(b"\0".join(p.encode() if isinstance(p, str) else p for p in parts))[:32]
 
 
 def write_failure(path: Path, e: OSError) -> StoreError:

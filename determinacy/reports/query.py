@@ -16,7 +16,7 @@ import msgspec
 from determinacy.errors import DeterminacyError, StoreError
 from determinacy.records import ModelScore
 from determinacy.reports.tables import TABLES, table_digests
-from determinacy.store import Store, digest, write_if_changed
+from determinacy.store import Store, seal, write_if_changed
 
 
 def queries_dir() -> Path:
@@ -69,7 +69,7 @@ def _tables_stamp(store: Store, benchmark: str) -> dict[str, str]:
 
 
 def _sealed(stamp: dict[str, str], counts: dict[str, int]) -> str:
-    return digest(json.dumps([stamp, counts], sort_keys=True).encode())
+    return seal(json.dumps([stamp, counts], sort_keys=True))
 
 
 def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, int]:

@@ -6,6 +6,7 @@ same results give the same bytes.
 
 from __future__ import annotations
 
+import functools
 import io
 import types
 import typing
@@ -36,15 +37,25 @@ DIGESTS = "digests.json"
 
 def table_digests(folder: Path) -> dict[str, str] | None:
     """Each table's digest when every table is as written, else None (a table missing or
-    damaged, or no digests: tables written before they were kept)."""
-    import json
-
+    damaged, or no digests: tables written before they were kept). Hashed once per state of
+    the files in a process: a run checks them before its tables task and again to count."""
     try:
-        want = json.loads((folder / DIGESTS).read_bytes())
-        got = {t: digest((folder / f"{t}.parquet").read_bytes()) for t in TABLES}
-    except (OSError, ValueError):
+        stamp = tuple((st.st_size, st.st_mtime_ns, st.st_ino) for st in (
+            (folder / name).stat() for name in (DIGESTS, *(f"{t}.parquet" for t in TABLES))))
+    except OSError:
         return None
-    return got if got == want else None
+    got = _checked(folder, stamp)
+    return dict(got) if got is not None else None
+
+
+@functools.lru_cache(maxsize=16)
+def _checked(folder: Path, stamp: tuple[object, ...]) -> tuple[tuple[str, str], ...] | None:
+    try:
+        want = msgspec.json.decode((folder / DIGESTS).read_bytes())
+        got = {t: digest((folder / f"{t}.parquet").read_bytes()) for t in TABLES}
+    except (OSError, msgspec.DecodeError):
+        return None
+    return tuple(sorted(got.items())) if got == want else None
 
 
 class TaskRow(msgspec.Struct, frozen=True, kw_only=True):

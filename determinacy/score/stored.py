@@ -39,12 +39,17 @@ def put(store: Store, benchmark: str, kind: str, record: Record) -> str:
     return h
 
 
+def benchmarks(store: Store) -> list[str]:
+    """The benchmarks the store holds scores or validity revisions of."""
+    return sorted(p.name for p in (store.root / "scores").glob("*") if p.is_dir())
+
+
 def damaged(store: Store) -> Iterator[str]:
     """Every stored results file and score set whose bytes do not hash to its name (for
     `store verify`)."""
-    for bench in sorted(p for p in (store.root / "scores").glob("*") if p.is_dir()):
+    for bench in benchmarks(store):
         for kind in ("results", "scores"):
-            for p in sorted((bench / kind).glob("*.json")):
+            for p in sorted((folder(store, bench) / kind).glob("*.json")):
                 if digest(p.read_bytes()) != p.stem:
                     yield f"{kind[:-1] if kind == 'results' else 'score set'} " \
                           f"{p.relative_to(store.root)}: its bytes hash to another name"

@@ -20,8 +20,8 @@ import msgspec
 
 from determinacy.errors import DeterminacyError
 from determinacy.records import ValidityRevision
-from determinacy.score.stored import encode, folder
-from determinacy.store import Store, create_once, digest
+from determinacy.score.stored import benchmarks, encode, folder
+from determinacy.store import Store, create_once, seal
 
 State = Literal["valid", "disputed", "broken"]
 STATES: tuple[State, ...] = ("valid", "disputed", "broken")
@@ -29,7 +29,7 @@ _NAME = re.compile(r"(\d{6})\.json")
 
 
 def _seal(rev: ValidityRevision) -> str:
-    return digest(encode(msgspec.structs.replace(rev, seal="")))[:32]
+    return seal(encode(msgspec.structs.replace(rev, seal="")))
 
 
 def revisions(store: Store, benchmark: str) -> list[ValidityRevision]:
@@ -56,9 +56,9 @@ def revisions(store: Store, benchmark: str) -> list[ValidityRevision]:
 
 def damaged(store: Store) -> Iterator[str]:
     """Each benchmark's first validity revision that does not read back (`store verify`)."""
-    for bench in sorted(p for p in (store.root / "scores").glob("*") if p.is_dir()):
+    for bench in benchmarks(store):
         try:
-            revisions(store, bench.name)
+            revisions(store, bench)
         except DeterminacyError as e:
             yield f"validity: {e}"
 
