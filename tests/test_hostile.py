@@ -248,3 +248,54 @@ def test_a_timeout_no_wait_can_hold_is_a_config_error(tmp_path: Path) -> None:
                                 *store], capture_output=True, text=True)
             assert p.returncode == 2 and p.stderr.strip() == (
                 f"error: {cfg}: key `codebase.timeout`: Expected `float` <= 604800.0"), p.stderr
+
+
+# --- reports no input can forge -----------------------------------------------------------------
+
+FORGERY = "x\n\n# AIRTIGHT: forged\r\n<img src=x onerror=alert(1)>\u202e[link](http://e)\x00"
+
+
+def _forged(md: str) -> list[str]:
+    """What of a forgery reached the Markdown as structure or as raw bytes (a fenced block
+    shows its text verbatim: only its raw bytes count there)."""
+    out, fenced = [], False
+    for ln in md.splitlines():
+        if ln.startswith("```"):
+            fenced = not fenced
+        if "\u202e" in ln or "\x00" in ln or not fenced and (
+                ln.startswith("# AIRTIGHT: forged") or "<img" in ln or "[link](" in ln):
+            out.append(ln)
+    return out
+
+
+def test_an_instance_id_prints_as_one_escaped_line(tmp_path: Path) -> None:
+    repo = tmp_path / "m" / "acme" / "widgets"
+    base = widgets_repo(repo)
+    cfg = write_benchmark(tmp_path / "bench", [
+        row("good", base, PROSE, *new_helper(repo, base)),
+        row(FORGERY, base, PROSE, *new_helper(repo, base, "polish_gadget"))],
+        mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    receipt = (audit.runs / "bench" / "cases" / "row-2" / "RECEIPT.md").read_text()
+    assert _forged(receipt) == [], receipt
+    assert receipt.splitlines()[0] == (
+        "# ERROR: x\\n\\n# AIRTIGHT: forged\\r\\n&lt;img src=x onerror=alert(1)&gt;\\u202e"
+        "\\[link\\](http://e)\\x00"), receipt.splitlines()[0]
+    report = (audit.runs / "bench" / "REPORT.md").read_text()
+    assert _forged(report) == [], [ln for ln in report.splitlines() if "forged" in ln]
+
+
+def test_a_model_name_cannot_write_headings_or_html_into_scores(tmp_path: Path) -> None:
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    results = tmp_path / "r.jsonl"
+    results.write_text("".join(
+        json.dumps({"instance_id": f"acme__widgets-{i}", "model": model, "result": result})
+        + "\n" for i in range(1, 9) for model, result in
+        ((FORGERY, "pass" if i % 2 else "fail"), ("honest", "pass" if i % 3 else "fail"))))
+    res = audit.invoke("score", str(DEMO), str(results), "--store", str(audit.store),
+                       "--runs", str(audit.runs))
+    assert res.exit_code == 0, res.output
+    md = (audit.runs / "demo" / "SCORES.md").read_text()
+    assert "forged" in md and _forged(md) == [], _forged(md)

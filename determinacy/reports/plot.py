@@ -148,6 +148,14 @@ def _gap(a: float, b: float) -> float:
     return 100 * (a - b)
 
 
+def _label(name: str) -> str:
+    """A name from data as one line of plain text: its controls shown (as in the Markdown),
+    and `$` kept from starting matplotlib's math mode."""
+    from determinacy.reports.markdown import visible
+
+    return visible(name.replace("\r", "\\r").replace("\n", "\\n")).replace("$", "\\$")
+
+
 def _rows_label(shown: int, total: int, what: str) -> str:
     return "" if shown == total else f"\n({shown} of {total} {what})"
 
@@ -177,7 +185,7 @@ def _draw_claimable(rows: list[dict[str, Any]], key: str) -> bytes:
                    [_gap(r["high"], r["rate"]) for r in mine]]
             ax.errorbar(xs, ys, xerr=err, fmt="o", capsize=3, color=COLORS[j % len(COLORS)],
                         label=name)
-        ax.set_yticks(range(len(shown)), [f"{r} (n={audited.get(r, 0)})" for r in shown])
+        ax.set_yticks(range(len(shown)), [f"{_label(r)} (n={audited.get(r, 0)})" for r in shown])
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("% of audited cases (Wilson 95% interval)")
@@ -228,7 +236,8 @@ def _draw_scores(data: dict[str, Any], key: str) -> bytes:
                 ax.plot([100 * m["determinate"]], [i], marker="D", linestyle="none",
                         color="#c55a11", markersize=5,
                         label="determinate subset" if label else None)
-        ax.set_yticks(range(len(shown)), [f"{m['model']} (n={m['attempted']})" for m in shown])
+        ax.set_yticks(range(len(shown)), [f"{_label(m['model'])} (n={m['attempted']})"
+                                          for m in shown])
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
         ax.set_xlabel("% of attempted tasks resolved")

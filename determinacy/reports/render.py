@@ -19,7 +19,7 @@ from determinacy.config import Config
 from determinacy.errors import DeterminacyError
 from determinacy.prose import OTHER_SCRIPT, other_script
 from determinacy.reports import hints
-from determinacy.reports.markdown import code, md_table
+from determinacy.reports.markdown import block, code, md_table, text
 from determinacy.reports.query import Named, connect, dicts, query_text, rows, verdict_counts
 from determinacy.store import Store, write_if_changed
 
@@ -33,8 +33,8 @@ def render(store: Store, cfg: Config, runs: Path, keep: Collection[str]) -> Path
     out = runs / cfg.name
     files = render_files(con, out)
     verdict_counts(store, cfg.name, con)
-    for rel, text in files.items():
-        write_if_changed(out / rel, text if isinstance(text, bytes) else text.encode("utf-8"))
+    for rel, body in files.items():
+        write_if_changed(out / rel, body if isinstance(body, bytes) else body.encode("utf-8"))
     if out.is_dir():
         for p in sorted(out.rglob("*"), reverse=True):  # files before their folders
             rel = p.relative_to(out).as_posix()
@@ -66,7 +66,7 @@ def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:
 
 def _header(title: str, run: dict[str, Any]) -> list[str]:
     return [
-        f"# {title}: {run['benchmark']}",
+        f"# {title}: {text(run['benchmark'])}",
         "",
         f"- tool: determinacy {run['tool_version']}; config digest `{run['config_digest'][:16]}`",
         f"- source: {run['source']}"
@@ -335,7 +335,7 @@ def compare(con_a: Any, con_b: Any, name_a: str, name_b: str) -> str:
               for c in (con_a, con_b)]
     va, vb = verdicts
     changed = sorted((c for c in va.keys() & vb.keys() if va[c] != vb[c]), key=natural)
-    out = [f"# {name_a} → {name_b}", "",
+    out = [f"# {text(name_a)} → {text(name_b)}", "",
            f"{len(va.keys() & vb.keys())} cases in both, {len(changed)} with another verdict; "
            f"{len(va.keys() - vb.keys())} only in A, {len(vb.keys() - va.keys())} only in B; "
            f"claims: {len(claims[1] - claims[0])} gained, {len(claims[0] - claims[1])} lost.",
@@ -457,13 +457,13 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
              run: dict[str, Any], agent_w: list[dict[str, Any]], truncated: str,
              screened: bool, unread: list[dict[str, Any]], ignored: list[str]) -> str:
     out = [
-        f"# {v['verdict']}: {v['instance_id'] or v['case_id']}",
+        f"# {v['verdict']}: {text(v['instance_id'] or v['case_id'])}",
         "",
         f"- source row: {v['row']}",
     ]
     if t["loaded"]:
         out += [
-            f"- repository: {v['repo']} at `{v['base_commit']}`",
+            f"- repository: {text(v['repo'])} at {code(v['base_commit'])}",
             f"- graded tests (FAIL_TO_PASS): {len(t['fail_to_pass'])}",
             "- materials: [spec.md](spec.md) (the prose the solver sees), "
             "[gold.diff](gold.diff), [hidden_test.diff](hidden_test.diff)",
@@ -502,7 +502,7 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
                    "see all of it)")
     out.append("")
     if v["verdict"] == "ERROR":
-        out += ["## Error", "", f"Phase `{v['error_phase']}`: {v['error']}", "",
+        out += ["## Error", "", f"Phase `{v['error_phase']}`:", "", *block(v["error"]), "",
                 "A transient error is retried by the next run." if v["error_transient"]
                 else "This input cannot be audited as it is; fix the row and run again.", ""]
         return "\n".join(out)

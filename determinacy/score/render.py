@@ -72,7 +72,7 @@ def _num(x: float | None) -> str:
 
 
 def scores_md(s: ScoreSet) -> str:
-    from determinacy.reports.markdown import code, md_table
+    from determinacy.reports.markdown import code, md_table, text
 
     rs = s.rank_stability
     unresolved = [p for p in s.pairs if not p.resolved]
@@ -80,7 +80,7 @@ def scores_md(s: ScoreSet) -> str:
     broken = sum(m.broken for m in s.models)
     formats = sorted({r.format for r in s.results})
     out = [
-        f"# Scores: {s.benchmark}",
+        f"# Scores: {text(s.benchmark)}",
         "",
         f"- scored by determinacy {s.tool_version}; audit by determinacy "
         f"{s.audit_tool_version}",
@@ -132,7 +132,7 @@ def scores_md(s: ScoreSet) -> str:
                  [(p.model_a, p.model_b, p.common, p.a_passed, p.b_passed, p.a_only, p.b_only,
                    f"{p.mcnemar_p:.3g}", pct(p.margin), p.disputed, p.resolved)
                   for p in s.pairs]),
-        *[f"- {p.model_a} vs {p.model_b}: {p.why}." for p in unresolved],
+        *[f"- {text(p.model_a)} vs {text(p.model_b)}: {text(p.why)}." for p in unresolved],
         *([""] if unresolved else []),
         "## Rank stability",
         "",
