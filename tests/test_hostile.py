@@ -299,3 +299,57 @@ def test_a_model_name_cannot_write_headings_or_html_into_scores(tmp_path: Path) 
     assert res.exit_code == 0, res.output
     md = (audit.runs / "demo" / "SCORES.md").read_text()
     assert "forged" in md and _forged(md) == [], _forged(md)
+
+
+# --- commands that can fail -----------------------------------------------------------------
+
+SPECIAL = ["pipe | in the middle", "a back\\slash here", "dollar $HOME and `tick` too",
+           "quote ' and \" both", "star * and <tag> &amp;"]
+
+
+def _commands(claims_md: str, receipts: list[str]) -> list[str]:
+    """Every `git grep` re-run command, as a reader takes it: from CLAIMS.md's table as GFM
+    renders it (a code span's `\\|` is `|`), from its verbatim block, and from each receipt's
+    fenced blocks."""
+    out = []
+    for ln in claims_md.splitlines():
+        if ln.startswith("| ") and "`git grep" in ln:
+            cell = ln.split("`git grep", 1)[1]
+            fence = ln.split("git grep", 1)[0].rsplit(" ", 1)[1]
+            out.append(("git grep" + cell.split(fence + " |", 1)[0].rstrip("`").rstrip())
+                       .replace("\\|", "|").strip())
+    for md in (claims_md, *receipts):
+        out += [ln for ln in md.splitlines() if ln.startswith("git grep")]
+    return out
+
+
+def test_every_printed_command_finds_its_constant_wherever_it_is(tmp_path: Path) -> None:
+    """Constants holding what a shell or Markdown treats specially: every command CLAIMS.md
+    and the receipts print prints nothing at base, and prints the constant at a commit that
+    has it."""
+    from conftest import message_task
+
+    repo = tmp_path / "m" / "acme" / "widgets"
+    base = widgets_repo(repo)
+    rows = [row(f"s{i}", base, PROSE, *message_task(repo, base, f"say_{i}", m))
+            for i, m in enumerate(SPECIAL)]
+    cfg = write_benchmark(tmp_path / "bench", rows, mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
+    audit = Audit(tmp_path)
+    audit.run(cfg)
+    # Each message is claimed as the source spells it (`a back\\slash here`, `quote \' ...`).
+    claimed = sorted(r["constant"] for r in audit.sql(
+        cfg, "select constant from witnesses where status = 'claim' and constant not like 'say%'"))
+    assert len(claimed) == len(SPECIAL) and any("\\" in c for c in claimed), claimed
+    claims_md = (audit.runs / "bench" / "CLAIMS.md").read_text()
+    receipts = [p.read_text() for p in (audit.runs / "bench" / "cases").glob("*/RECEIPT.md")]
+    commands = _commands(claims_md, receipts)
+    assert len(commands) >= 3 * len(SPECIAL), commands
+    every = [r["constant"] for r in audit.sql(cfg, "select constant from witnesses "
+                                                   "where status = 'claim'")]
+    have = commit(repo, {"present.txt": "\n".join(every) + "\n"}, "all of them")
+    for cmd in commands:
+        at_base = subprocess.run(["bash", "-c", cmd], cwd=repo, capture_output=True, text=True)
+        assert at_base.returncode == 1 and at_base.stdout == "", (cmd, at_base)
+        there = subprocess.run(["bash", "-c", cmd.replace(base, have)], cwd=repo,
+                               capture_output=True, text=True)
+        assert there.returncode == 0 and "present.txt" in there.stdout, (cmd, there)

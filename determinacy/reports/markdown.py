@@ -67,11 +67,28 @@ def code(v: str) -> str:
     return f"{fence}{pad}{v}{pad}{fence}"
 
 
+def code_cell(v: Any) -> str:
+    """Inline code in a table cell. A backslash inside a code span is literal, so it is not
+    doubled; a pipe is `\\|`, which GFM turns back into `|` before it reads the span (the raw
+    text then differs from the command: `verbatim` lists such commands)."""
+    return code(str(v)).replace("|", "\\|")
+
+
+def verbatim(title: str, commands: list[tuple[str, str]]) -> list[str]:
+    """The commands a table shows escaped (those with a `|`), as a fenced block to paste:
+    `(label, command)` pairs, each label a comment line. [] when there are none."""
+    shown = [(label, c) for label, c in commands if "|" in c]
+    if not shown:
+        return []
+    lines = [ln for label, c in shown for ln in (f"# {visible(label)}", visible(c))]
+    return [title, "", *block("\n".join(lines)), ""]
+
+
 def md_table(cols: list[str], data: list[tuple[Any, ...]], code_cols: tuple[str, ...] = ()) -> str:
     if not data:
         return "_(none)_\n"
     lines = ["| " + " | ".join(cols) + " |", "|" + " --- |" * len(cols)]
     for r in data:
-        cells = [md_cell(code(str(v)) if c in code_cols and v else v) for c, v in zip(cols, r)]
+        cells = [code_cell(v) if c in code_cols and v else md_cell(v) for c, v in zip(cols, r)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -19,7 +19,7 @@ from determinacy.config import Config
 from determinacy.errors import DeterminacyError
 from determinacy.prose import OTHER_SCRIPT, other_script
 from determinacy.reports import hints
-from determinacy.reports.markdown import block, code, md_table, text
+from determinacy.reports.markdown import block, code, md_table, text, verbatim
 from determinacy.reports.query import Named, connect, dicts, query_text, rows, verdict_counts
 from determinacy.store import Store, write_if_changed
 
@@ -296,7 +296,16 @@ def _apart(con: Any, query: str, title: str, text: str, code_cols: tuple[str, ..
         return []
     data = sorted(data, key=lambda r: natural(r[0]))
     return [f"## Counted apart: {title}", "", text.format(n=len(data)), "",
-            md_table(cols, data, code_cols=code_cols)]
+            md_table(cols, data, code_cols=code_cols), *_pasteable(cols, data)]
+
+
+def _pasteable(cols: list[str], data: list[tuple[Any, ...]]) -> list[str]:
+    """The re-run commands the table above had to escape, verbatim below it."""
+    if "re-run" not in cols:
+        return []
+    i = cols.index("re-run")
+    return verbatim("The commands above that hold a `|`, as they are run:",
+                    [(f"{r[0]} {r[cols.index('constant')]}", r[i]) for r in data if r[i]])
 
 
 def _claims(con: Any, run: dict[str, Any]) -> str:
@@ -311,6 +320,7 @@ def _claims(con: Any, run: dict[str, Any]) -> str:
         "claim (mechanical: no agent).",
         "",
         md_table(cols, data, code_cols=("constant", "re-run")),
+        *_pasteable(cols, data),
     ]
     out += _apart(con, "claims_partial", "absence over what could be read", (
         "{n} AIRTIGHT-PARTIAL cases: the constant is absent from every blob and every text "
