@@ -491,6 +491,8 @@ def store_verify(store_dir: str | None) -> None:
     problems = [*s.verify(), *stored.damaged(s), *validity.damaged(s)]
     for line in problems:
         click.echo(line)
+    if swept := s.sweep():
+        click.echo(f"removed {swept} temporary files that killed runs left (.tmp-*)", err=True)
     objects = sum(1 for _ in (s.root / "objects").glob("*/*"))
     actions = sum(1 for _ in (s.root / "ac").glob("*/*.json"))
     click.echo(f"{objects} objects, {actions} action entries: "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import string
 import tomllib
 from pathlib import Path
 from typing import Annotated, Literal
@@ -322,6 +323,12 @@ def load_config(path: str | Path) -> Config:
     for key, template in (("codebase.clone_url", cfg.codebase.clone_url),
                           ("codebase.mirror", cfg.codebase.mirror or "")):
         try:
+            # Only the bare fields: `{owner.__class__}` or `{name!r:>9}` would make the path
+            # from something else than the repository's name.
+            fields = [f for _, f, spec, conv in string.Formatter().parse(template)
+                      if f is not None and (f not in ("owner", "name") or spec or conv)]
+            if fields:
+                raise ValueError(f"it has {{{fields[0]}...}}")
             filled = template.format(owner="o", name="n")
         except (KeyError, IndexError, ValueError) as e:
             raise ConfigError(path, key, f"template may use only {{owner}} and {{name}} ({e})") \

@@ -25,8 +25,10 @@ import contextlib
 import errno
 import fcntl
 import os
+import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -62,12 +64,41 @@ def write_failure(path: Path, e: OSError) -> StoreError:
                       "the space or fix the permissions and run again to resume.")
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+
+
+# A file the store or runs/ gets has the mode `open` would give it: mkstemp makes it 0600,
+# which would hide reports from the rest of a group that shares the folder.
+FILE_MODE = 0o666 & ~_umask()
+
+
+def temp_file(folder: Path) -> tuple[int, str]:
+    """A new `.tmp-*.part` file in `folder` (a name no reader's glob matches), mode
+    FILE_MODE: its descriptor and name."""
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=".part")
+    os.fchmod(fd, FILE_MODE)
+    return fd, tmp
+
+
+# A temporary file older than this was left by a killed process: no write takes so long.
+STALE_SECONDS = 3600.0
+
+
+def is_stale_temp(p: Path) -> bool:
+    try:
+        return p.name.startswith(".tmp-") and time.time() - p.lstat().st_mtime > STALE_SECONDS
+    except OSError:
+        return False
+
+
 def _fsynced_temp(path: Path, data: bytes) -> str:
     """`data` in a new temporary file beside `path`, on disk: its name."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        # The temporary name matches no reader's glob (*.parquet, *.json).
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+        fd, tmp = temp_file(path.parent)
     except OSError as e:
         raise write_failure(path, e) from None
     with _unlinked_on_failure(path, tmp):
@@ -122,6 +153,21 @@ def write_if_changed(path: Path, data: bytes) -> bool:
         pass
     atomic_write(path, data)
     return True
+
+
+def write_below(root: Path, rel: str, data: bytes) -> bool:
+    """`write_if_changed(root / rel)`, through no link: a symbolic link in the way (a planted
+    case folder, a REPORT.md pointing elsewhere) is removed and replaced by a real folder or
+    file, never followed out of `root`. `root` itself may be a link the user chose."""
+    at = root
+    for part in Path(rel).parts:
+        at = at / part
+        if at.is_symlink():
+            try:
+                at.unlink()
+            except OSError as e:
+                raise write_failure(at, e) from None
+    return write_if_changed(root / rel, data)
 
 
 class ActionKey(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -258,6 +304,21 @@ class Store:
         atomic_write(probe, b"")
         with contextlib.suppress(OSError):
             probe.unlink()
+
+    def sweep(self) -> int:
+        """Remove the temporary files (and folders) killed processes left: how many."""
+        gone = 0
+        tops = [t for t in self.root.iterdir() if t.is_dir() and t.name != "repos"]
+        for p in sorted((p for t in tops for p in t.rglob(".tmp-*")), reverse=True):
+            if not is_stale_temp(p):
+                continue
+            with contextlib.suppress(OSError):
+                if p.is_dir() and not p.is_symlink():
+                    shutil.rmtree(p)
+                else:
+                    p.unlink()
+                gone += 1
+        return gone
 
     # -- verification --------------------------------------------------------------------
     def verify(self) -> Iterator[str]:

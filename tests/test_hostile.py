@@ -5,10 +5,12 @@ stores, results files) and runs the CLI."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from conftest import (
@@ -353,3 +355,85 @@ def test_every_printed_command_finds_its_constant_wherever_it_is(tmp_path: Path)
         there = subprocess.run(["bash", "-c", cmd.replace(base, have)], cwd=repo,
                                capture_output=True, text=True)
         assert there.returncode == 0 and "present.txt" in there.stdout, (cmd, there)
+
+
+# --- writes through links -----------------------------------------------------------------------
+
+
+def test_a_link_under_runs_is_replaced_never_written_through(tmp_path: Path) -> None:
+    """A case folder, REPORT.md and SCORES.md planted as links to the outside: every file
+    goes where it belongs, nothing outside changes, and the links are gone."""
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    clean = audit.files("demo")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("mine\n")
+    demo = audit.runs / "demo"
+    shutil.rmtree(demo / "cases" / "acme__widgets-1")
+    (demo / "cases" / "acme__widgets-1").symlink_to(outside, target_is_directory=True)
+    (demo / "REPORT.md").unlink()
+    (demo / "REPORT.md").symlink_to(outside / "keep.txt")
+    (demo / "stray").symlink_to(outside, target_is_directory=True)
+    p = subprocess.run([sys.executable, "-m", "determinacy.cli", "report", "--store",
+                        str(audit.store), "--runs", str(audit.runs)], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    assert sorted(x.name for x in outside.iterdir()) == ["keep.txt"]
+    assert (outside / "keep.txt").read_text() == "mine\n"
+    assert not any(x.is_symlink() for x in demo.rglob("*"))
+    assert audit.files("demo") == clean
+    (demo / "SCORES.md").symlink_to(outside / "keep.txt")
+    res = audit.invoke("score", str(DEMO), str(DEMO.parent / "demo" / "results" / "gamma.json"),
+                       "--store", str(audit.store), "--runs", str(audit.runs))
+    assert res.exit_code == 0, res.output
+    assert (outside / "keep.txt").read_text() == "mine\n" and not (demo / "SCORES.md").is_symlink()
+
+
+# --- the earlier round's leftovers ------------------------------------------------------------
+
+
+def test_files_follow_the_umask_and_killed_runs_leave_nothing_for_long(tmp_path: Path) -> None:
+    """Reports and store files get the mode `open` would give them (mkstemp makes 0600); the
+    temporary files a killed run leaves are swept: by the next render under runs/, and by
+    `store verify` in the store."""
+    audit = Audit(tmp_path)
+    p = subprocess.run(["bash", "-c", 'umask 022 && exec "$@"', "_", sys.executable, "-m",
+                        "determinacy.cli", "run", "--store", str(audit.store), "--runs",
+                        str(audit.runs)], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    for f in (audit.runs / "demo" / "REPORT.md", audit.store / "tables" / "demo" / "tasks.parquet",
+              next((audit.store / "objects").glob("*/*"))):
+        assert f.stat().st_mode & 0o777 == 0o644, f
+    old = time.time() - 2 * 3600
+    left = [audit.runs / "demo" / "cases" / ".tmp-abc.part",
+            audit.store / "objects" / "ab" / ".tmp-def.part",
+            audit.store / "refs" / "demo" / "settle" / ".tmp-ghi.part"]
+    fresh = audit.store / "objects" / "ab" / ".tmp-now.part"  # another process writing now
+    for f in (*left, fresh):
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(b"half")
+    for f in left:
+        os.utime(f, (old, old))
+    # A killed run's report task did not finish: the next run renders, as `report` does.
+    assert audit.invoke("report", "--store", str(audit.store), "--runs",
+                        str(audit.runs)).exit_code == 0
+    assert not left[0].exists()
+    res = audit.invoke("store", "verify", "--store", str(audit.store))
+    assert res.exit_code == 0 and "removed 2 temporary files" in res.output, res.output
+    assert not any(f.exists() for f in left) and fresh.exists()
+
+
+def test_a_mirror_template_takes_bare_owner_and_name_only(tmp_path: Path) -> None:
+    repo = tmp_path / "m" / "acme" / "widgets"
+    base = widgets_repo(repo)
+    for template in ("{owner.__class__}/{name}", "{owner}/{name!r}", "{owner}/{name:>20}",
+                     "{0}/{name}"):
+        cfg = write_benchmark(tmp_path / "b", [row("t", base, PROSE, *new_helper(repo, base))],
+                              mirror=f"{tmp_path}/m/{template}")
+        p = subprocess.run([sys.executable, "-m", "determinacy.cli", "validate", str(cfg)],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and p.stderr.startswith(
+            f"error: {cfg}: key `codebase.mirror`: template may use only {{owner}} and "
+            "{name}"), (template, p.stderr)
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr

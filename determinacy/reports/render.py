@@ -21,7 +21,7 @@ from determinacy.prose import OTHER_SCRIPT, other_script
 from determinacy.reports import hints
 from determinacy.reports.markdown import block, code, md_table, text, verbatim
 from determinacy.reports.query import Named, connect, dicts, query_text, rows, verdict_counts
-from determinacy.store import Store, write_if_changed
+from determinacy.store import Store, is_stale_temp, write_below
 
 
 def render(store: Store, cfg: Config, runs: Path, keep: Collection[str]) -> Path:
@@ -34,12 +34,14 @@ def render(store: Store, cfg: Config, runs: Path, keep: Collection[str]) -> Path
     files = render_files(con, out)
     verdict_counts(store, cfg.name, con)
     for rel, body in files.items():
-        write_if_changed(out / rel, body if isinstance(body, bytes) else body.encode("utf-8"))
+        write_below(out, rel, body if isinstance(body, bytes) else body.encode("utf-8"))
     if out.is_dir():
         for p in sorted(out.rglob("*"), reverse=True):  # files before their folders
             rel = p.relative_to(out).as_posix()
-            if (p.is_file() and rel not in files and rel not in keep
-                    and not p.name.startswith(".tmp-")):
+            if p.is_symlink():  # never followed, never ours: a link left here goes
+                p.unlink()
+            elif (p.is_file() and rel not in files and rel not in keep
+                    and (not p.name.startswith(".tmp-") or is_stale_temp(p))):
                 p.unlink()
             elif p.is_dir() and not any(p.iterdir()):
                 p.rmdir()

@@ -20,7 +20,7 @@ from pathlib import Path
 from determinacy.config import Config
 from determinacy.records import ResultFile, ScoreSet
 from determinacy.score.compute import Policy
-from determinacy.store import Store, digest, write_if_changed
+from determinacy.store import Store, digest, write_below
 
 
 def score(store: Store, cfg: Config, paths: Sequence[str | Path], runs: Path,
@@ -44,5 +44,5 @@ def score(store: Store, cfg: Config, paths: Sequence[str | Path], runs: Path,
     stored.put(store, cfg.name, "scores", scores)
     out = runs / cfg.name
     for name, data in render.files(scores, out).items():
-        write_if_changed(out / name, data)
+        write_below(out, name, data)
     return scores, out / "SCORES.md", files

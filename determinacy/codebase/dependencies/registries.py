@@ -48,7 +48,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 from urllib.request import Request, url2pathname, urlopen
 
 from determinacy.codebase.dependencies.manifests import Pin
-from determinacy.store import atomic_write
+from determinacy.store import atomic_write, temp_file
 
 # Python 3.11.4+ has tarfile's extraction filters: a second guard after the checks here.
 HAS_DATA_FILTER = hasattr(tarfile, "data_filter")
@@ -315,7 +315,7 @@ def _download(url: str, entry: Path, timeout: float, expected: dict[str, str]) -
     """`url`'s bytes in a temporary file in `entry`, checked against `expected` (algorithm ->
     hex digest): the file and its sha256."""
     hashes = {a: hashlib.new(a) for a in {"sha256", *expected}}
-    fd, name = tempfile.mkstemp(dir=entry, prefix=".tmp-", suffix=".part")
+    fd, name = temp_file(entry)
     tmp = Path(name)
     try:
         with (os.fdopen(fd, "wb") as f, _reading(url, timeout),
