@@ -322,3 +322,21 @@ def test_sigkill_then_resume_never_asks_an_answered_prompt(tmp_path: Path, bench
     assert not set(again) & stored, (again, stored)  # a stored answer is never bought twice
     assert sorted(again) == sorted({("screen", f"task-{i}") for i in range(n)} - stored)
     assert answered(tmp_path / "store") == {("screen", f"task-{i}") for i in range(n)}
+
+
+def test_an_agent_that_prints_gigabytes_is_drained_and_cut(tmp_path: Path) -> None:
+    """24 MiB on stdout (then an answer): read to the end so the agent is not blocked, kept
+    up to MAX_OUTPUT, and no answer is read from what was cut; the transcript says how much."""
+    store = Store(tmp_path / "store")
+    argv = [sys.executable, "-c", "import sys; w = sys.stdout.write\n"
+            "for _ in range(24): w('x' * (1 << 20))\n"
+            "w('{\"behaviors\": []}'); sys.stderr.write('e' * (9 << 20))"]
+    with pytest.raises(CaseFailure, match=r"printed 25,165,841 bytes on stdout; the first "
+                                          r"8,388,608 are kept"):
+        calls.call(store, argv, PROMPT.format(case="c1"), 30, phase="screen", case_id="c1",
+                   pass_no=1, truncated=[])
+    [transcript] = [json.loads(p.read_bytes()) for p in (store.root / "objects").glob("*/*")
+                    if b'"cut"' in p.read_bytes()]
+    assert transcript["cut"] == {"stdout": 25_165_841 - calls.MAX_OUTPUT,
+                                 "stderr": (9 << 20) - calls.MAX_OUTPUT}
+    assert len(transcript["stdout"]) == calls.MAX_OUTPUT

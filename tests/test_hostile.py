@@ -437,3 +437,45 @@ def test_a_mirror_template_takes_bare_owner_and_name_only(tmp_path: Path) -> Non
             f"error: {cfg}: key `codebase.mirror`: template may use only {{owner}} and "
             "{name}"), (template, p.stderr)
         assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_a_results_file_that_cannot_be_read_says_why_in_one_line(tmp_path: Path) -> None:
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep_line = tmp_path / "deep.jsonl"
+    deep_line.write_text(json.dumps({"instance_id": "acme__widgets-1", "model": "m",
+                                     "result": "pass"}) + "\n" + "[" * 100_000 + "\n")
+    both = tmp_path / "both.json"
+    both.write_text(json.dumps({"resolved_ids": ["acme__widgets-1"],
+                                "unresolved_ids": ["acme__widgets-1", "acme__widgets-2"]}))
+    for path, why in ((deep, f"{deep}: JSON nested too deeply to be a results file"),
+                      (deep_line, f"{deep_line}:2: JSON nested too deeply"),
+                      (both, f"{both}: 'acme__widgets-1' is in both `resolved_ids` and "
+                             "`unresolved_ids`: the report contradicts itself")):
+        p = subprocess.run([sys.executable, "-m", "determinacy.cli", "score", str(DEMO),
+                            str(path), "--store", str(audit.store), "--runs", str(audit.runs)],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and p.stderr.startswith(f"error: {why}"), p.stderr[-500:]
+        assert len(p.stderr.strip().splitlines()) == 1, p.stderr[-500:]
+
+
+def test_a_precedent_path_is_read_as_given_and_unreadable_is_not_absent() -> None:
+    """`./../x` is outside the tree, not `x`; `.config.py` is that file; a precedent in a
+    blob the mirror lacks is unchecked (unreadable), never "no such file"."""
+    from determinacy.agents.checks import verify_precedent
+
+    files = {"x.py": "LEVEL = 3\n", ".config.py": "LEVEL = 3\n"}
+
+    def check(path: str, lacks: frozenset[str] = frozenset()) -> tuple[bool, str]:
+        p = verify_precedent({"path": path, "snippet": "LEVEL = 3", "value": "3"}, files.get,
+                             ["**/tests/**"], [], lambda q: q in lacks)
+        return p.verified, p.why
+
+    assert check("./x.py") == (True, "")
+    assert check("./../x.py") == (False, "no usable path")
+    assert check("./.config.py") == (True, "")
+    assert check("gone.py") == (False, "no such file at base_commit")
+    assert check("big.py", frozenset({"big.py"})) == (
+        False, "unreadable at base_commit (the mirror lacks its blob, or a submodule)")

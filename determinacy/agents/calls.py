@@ -9,6 +9,7 @@ either way; processes the agent leaves behind are killed, and the transcript cou
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import os
@@ -90,7 +91,9 @@ def call(store: Store, argv: list[str], prompt: str, timeout: float, *, phase: s
         {"stdout": got.stdout.decode(errors="replace"),
          "stderr": got.stderr.decode(errors="replace"), "exit": got.exit,
          "timed_out": got.timed_out, "leftovers_killed": got.leftovers_killed,
-         "error": problem}, order="sorted"))
+         "error": problem,
+         **({"cut": {"stdout": got.cut[0], "stderr": got.cut[1]}} if any(got.cut) else {})},
+        order="sorted"))
     if problem is not None:
         raise CaseFailure(f"{phase}: {problem} (prompt {prompt_hash[:12]}, transcript "
                         f"{transcript[:12]})", transient=True)
@@ -119,6 +122,9 @@ def _problem(got: Outcome, argv: list[str], timeout: float) -> str | None:
         return f"the agent was killed by signal {-got.exit}{name}"
     if got.exit != 0:
         return f"the agent exited with status {got.exit}"
+    if got.cut[0]:
+        return (f"the agent printed {MAX_OUTPUT + got.cut[0]:,} bytes on stdout; the first "
+                f"{MAX_OUTPUT:,} are kept, no answer is read from a cut output")
     return None
 
 
@@ -128,6 +134,7 @@ SUPERVISOR = supervise.__file__
 SLACK = 5.0  # seconds the run waits beyond the timeout before it kills the supervisor itself
 GRACE = 2.0  # seconds to wait for pipes to close once the supervisor has reported or died
 _CHUNK = 1 << 16
+MAX_OUTPUT = 8 << 20  # bytes of each of stdout and stderr an agent call keeps
 
 _LIVE: dict[int, int] = {}  # call number -> write end of its lifeline, for calls in flight
 _NUMBERS = itertools.count()  # fd numbers are reused: calls are told apart by a number
@@ -161,6 +168,9 @@ class Outcome:
     start_error: str | None = None  # the agent could not be started
     stopped: bool = False  # the run is stopping: the agent was killed
     lost: str | None = None  # the supervisor died without a report
+    # Bytes of stdout and stderr read past MAX_OUTPUT and not kept (an agent that prints
+    # gigabytes is drained, never stored whole).
+    cut: tuple[int, int] = (0, 0)
 
 
 def run_agent(argv: list[str], stdin: bytes, timeout: float, env: dict[str, str]) -> Outcome:
@@ -223,6 +233,7 @@ def _talk(proc: subprocess.Popen[bytes], stdin: bytes, timeout: float, stat_r: i
     assert feed is not None and out is not None and err is not None
     o, e = out.fileno(), err.fileno()
     data: dict[int, list[bytes]] = {o: [], e: []}
+    size = {o: 0, e: 0}
     reading = {o, e, stat_r}
     sel = selectors.DefaultSelector()
     for fd in reading:
@@ -269,7 +280,9 @@ def _talk(proc: subprocess.Popen[bytes], stdin: bytes, timeout: float, stat_r: i
                     give_up = min(give_up, time.monotonic() + GRACE)
                 continue
             if k.fd != stat_r:
-                data[k.fd].append(chunk)
+                if (room := MAX_OUTPUT - size[k.fd]) > 0:
+                    data[k.fd].append(chunk[:room])
+                size[k.fd] += len(chunk)
                 continue
             *lines, pending = (pending + chunk).split(b"\n")
             for msg in map(json.loads, lines):
@@ -283,17 +296,19 @@ def _talk(proc: subprocess.Popen[bytes], stdin: bytes, timeout: float, stat_r: i
                 done_writing()
     sel.close()
     stdout, stderr = b"".join(data[o]), b"".join(data[e])
+    done = functools.partial(Outcome, stdout, stderr, cut=(size[o] - len(stdout),
+                                                           size[e] - len(stderr)))
     if report is None:
         if _STOPPING:
-            return Outcome(stdout, stderr, stopped=True, leftovers_killed=None)
+            return done(stopped=True, leftovers_killed=None)
         if time.monotonic() >= hard:
-            return Outcome(stdout, stderr, timed_out=True, leftovers_killed=None)
+            return done(timed_out=True, leftovers_killed=None)
         code = proc.poll()
-        return Outcome(stdout, stderr, leftovers_killed=None,
+        return done(leftovers_killed=None,
                        lost="it hung" if code is None else f"it exited with {code}")
     if "errno" in report:
-        return Outcome(stdout, stderr, start_error=os.strerror(report["errno"]))
-    return Outcome(stdout, stderr, exit=report["exit"], timed_out=report["timed_out"],
+        return done(start_error=os.strerror(report["errno"]))
+    return done(exit=report["exit"], timed_out=report["timed_out"],
                    stopped=report["stopped"], leftovers_killed=report["leftovers_killed"])
 
 

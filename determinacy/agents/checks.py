@@ -71,9 +71,14 @@ def is_live(path: str, test_paths: Sequence[str], dead_paths: Sequence[str]) -> 
 
 
 def verify_precedent(p: Any, read: Read, test_paths: Sequence[str],
-                     dead_paths: Sequence[str]) -> Precedent:
+                     dead_paths: Sequence[str],
+                     lacks: Callable[[str], bool] = lambda path: False) -> Precedent:
+    """`lacks(path)`: the path is in the tree but cannot be read (the precedent is then
+    unchecked, not absent)."""
     path, snippet, value = (text_field(p, k) for k in ("path", "snippet", "value"))
-    path = path.strip().lstrip("./") if path.startswith("./") else path.strip()
+    path = path.strip()
+    while path.startswith("./"):  # `./x` is `x`; `./../x` stays outside the tree
+        path = path[2:]
     why = ""
     if not path or ".." in path.split("/") or path.startswith("/") or not _plain(path):
         why = "no usable path"
@@ -81,7 +86,9 @@ def verify_precedent(p: Any, read: Read, test_paths: Sequence[str],
         why = "not a live path (test, vendor, example, fixture or deprecated code)"
     else:
         text = read(path)
-        if text is None:
+        if text is None and lacks(path):
+            why = "unreadable at base_commit (the mirror lacks its blob, or a submodule)"
+        elif text is None:
             why = "no such file at base_commit"
         elif not in_text(snippet, text):
             why = "snippet not found verbatim in the file"
@@ -140,7 +147,7 @@ def settle_witnesses(
     task: Task, pass_no: int, answer: dict[str, Any], *, gold_added: str, test_added: str,
     candidates: Sequence[Candidate], search: Search, read: Read, test_paths: Sequence[str],
     dead_paths: Sequence[str], min_length: int, excluded: list[str], commit: str,
-    missing_tests: Sequence[str] = (),
+    missing_tests: Sequence[str] = (), lacks: Callable[[str], bool] = lambda path: False,
 ) -> list[AgentWitness]:
     """`commit` is the full sha `task.base_commit` resolved to: what the receipts name."""
     prose = Prose(task.prose)
@@ -158,7 +165,7 @@ def settle_witnesses(
     out = []
     for i, (w, f) in enumerate(zip(raw, proposals)):
         kind = f["kind"]
-        precedents = [verify_precedent(p, read, test_paths, dead_paths)
+        precedents = [verify_precedent(p, read, test_paths, dead_paths, lacks)
                       for p in list_field(w, "precedents")]
         verdict, status, reason, command = "", "rejected", "", ""
         if kind == "airtight":

@@ -37,7 +37,7 @@ from determinacy.proposer.propose import implementation
 from determinacy.records import AgentCall, AgentResult, AgentWitness, Behavior, Proposal, Task
 from determinacy.store import ActionKey, Store, digest
 
-VERSIONS = {"screen": "1", "witness": "4", "refute": "2"}
+VERSIONS = {"screen": "1", "witness": "5", "refute": "2"}
 AGENT_PHASES = tuple(VERSIONS)
 
 
@@ -167,7 +167,7 @@ def run_witness(store: Store, cfg: Config, setup: AgentSetup, task: Task, propos
                     tree, task.repo, cs, skipped(cfg)).hits, read=tree.read,
                 test_paths=cfg.policy.test_paths, dead_paths=cfg.policy.dead_paths,
                 min_length=cfg.policy.min_length, excluded=excluded(cfg), commit=tree.commit,
-                missing_tests=missing_tests(task, tree))
+                missing_tests=missing_tests(task, tree), lacks=tree.lacks)
             return AgentResult(case_id=task.case_id, pass_no=setup.pass_no, calls=[call],
                                witnesses=witnesses)
 

@@ -207,6 +207,16 @@ class Tree:
         return {e.path: e.sha for e in self.entries
                 if e.kind == "blob" and e.sha not in self.missing}
 
+    def lacks(self, path: str) -> bool:
+        """`path` is in the tree, but what it holds cannot be read here (a blob the mirror
+        lacks, a submodule): unknown, never "no such file"."""
+        return path in self._unreadable
+
+    @functools.cached_property
+    def _unreadable(self) -> frozenset[str]:
+        return frozenset(e.path for e in self.entries
+                         if e.kind == "commit" or e.sha in self.missing)
+
     def preload(self, paths: Iterable[str]) -> None:
         """Bring the blobs of `paths` into the run's cache through one `git cat-file --batch`,
         so reading each of them (`read`) costs no process of its own."""

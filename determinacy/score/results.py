@@ -86,10 +86,10 @@ def read(path: str | Path) -> ResultFile:
     except UnicodeDecodeError:
         raise DeterminacyError(f"{path}: not UTF-8 text, so not a results file") from None
     first = next((line for line in text.splitlines() if line.strip()), "")
-    head = _loads(first)
+    head = _loads(first, str(path))
     if isinstance(head, dict) and "instance_id" in head:
         return _jsonl(text, str(path), p, digest(data))
-    whole = _loads(text)
+    whole = _loads(text, str(path))
     if isinstance(whole, dict):
         if "resolved_ids" in whole:
             return _report(whole, str(path), p, digest(data))
@@ -105,11 +105,14 @@ def read(path: str | Path) -> ResultFile:
         "report.json, or a jsonl of {instance_id, model, result})")
 
 
-def _loads(text: str) -> Any:
+def _loads(text: str, path: str) -> Any:
     try:
         return json.loads(text)
     except ValueError:
         return None
+    except RecursionError:  # `[[[[...]]]]` thousands deep: no results file is
+        raise DeterminacyError(f"{path}: JSON nested too deeply to be a results file") \
+            from None
 
 
 def _row_key(r: ResultRow) -> tuple[str, str]:
@@ -138,12 +141,16 @@ def _ids(data: dict[str, Any], key: str, path: str) -> list[str]:
 
 def _by_lists(data: dict[str, Any], path: str, model: str,
               lists: tuple[tuple[str, Outcome], ...]) -> list[ResultRow]:
-    """Rows from lists of ids; an id in several lists takes the first list's outcome."""
+    """Rows from lists of ids; an id in several lists takes the first list's outcome, but an
+    id both passed and not (resolved and unresolved) is a contradiction: an error."""
     rows: dict[str, ResultRow] = {}
     for key, outcome in lists:
         for iid in _ids(data, key, path):
-            rows.setdefault(iid, ResultRow(instance_id=iid, model=model, outcome=outcome,
-                                           where=key))
+            had = rows.setdefault(iid, ResultRow(instance_id=iid, model=model,
+                                                 outcome=outcome, where=key))
+            if (had.outcome == "pass") != (outcome == "pass"):
+                raise DeterminacyError(f"{path}: {iid!r} is in both `{had.where}` and "
+                                       f"`{key}`: the report contradicts itself")
     return sorted(rows.values(), key=_row_key)
 
 
@@ -176,7 +183,7 @@ def _jsonl(text: str, path: str, p: Path, source_digest: str) -> ResultFile:
         if not line.strip():
             continue
         where = f"{path}:{n}"
-        obj = _loads(line)
+        obj = _loads(line, where)
         if not isinstance(obj, dict):
             raise DeterminacyError(f"{where}: not a JSON object")
         iid, result = obj.get("instance_id"), obj.get("result")
@@ -231,7 +238,7 @@ def _instance_folder(folder: Path, path: str) -> ResultFile:
         rel = report.relative_to(folder).as_posix()
         data = report.read_bytes()
         listing.append(f"{rel}\0{digest(data)}\n")
-        obj = _loads(data.decode("utf-8", errors="replace"))
+        obj = _loads(data.decode("utf-8", errors="replace"), str(report))
         if not isinstance(obj, dict):
             raise DeterminacyError(f"{report}: not a JSON object")
         # The folder that holds the instance folders names the model.
