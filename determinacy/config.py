@@ -51,6 +51,7 @@ _FIELD_PATH = re.compile(r"[^.]+(?:\.[^.]+)*")
 # The largest patch read (bytes of UTF-8). Parsing and lexing cost about 8 s and 85 MB of memory
 # per MB of one big hunk; the largest real patches seen are ~0.3 MB.
 DEFAULT_MAX_PATCH_BYTES = 16_000_000
+MAX_NAME = 100  # characters of a benchmark's name (room for `.sqlite` and the like)
 WEEK = 7 * 24 * 3600.0  # the longest timeout a config may ask for (seconds)
 
 
@@ -281,6 +282,9 @@ def load_config(path: str | Path) -> Config:
     except msgspec.ValidationError as e:
         key, what = _key_of(str(e))
         raise ConfigError(path, key, what) from None
+    if len(cfg.name) > MAX_NAME:
+        raise ConfigError(path, "name", f"{len(cfg.name)} characters: at most {MAX_NAME} (it "
+                          "names folders and files of the store and runs/)")
     if not re.fullmatch(_NAME[1:-1], cfg.name):
         raise ConfigError(path, "name", f"{cfg.name!r} is not a safe name (letters, digits and "
                           "._- only, starting with a letter or digit); it names folders")
@@ -335,6 +339,9 @@ def load_config(path: str | Path) -> Config:
                 from None
         if (why := check_transport(filled)) is not None:
             raise ConfigError(path, key, why)
+        if long := [c for c in filled.split("/") if len(c.encode()) > 255]:
+            raise ConfigError(path, key, f"a path component of {len(long[0].encode())} bytes "
+                              "(`" + long[0][:40] + "...`): file systems allow 255")
     return cfg
 
 

@@ -479,3 +479,30 @@ def test_a_precedent_path_is_read_as_given_and_unreadable_is_not_absent() -> Non
     assert check("gone.py") == (False, "no such file at base_commit")
     assert check("big.py", frozenset({"big.py"})) == (
         False, "unreadable at base_commit (the mirror lacks its blob, or a submodule)")
+
+
+def test_names_longer_than_a_file_system_allows_are_one_line(tmp_path: Path) -> None:
+    """A benchmark name or a mirror path component past the file system's limit: `validate`
+    and `run` say which key, in one line; a repository whose name makes the mirror path too
+    long is an ERROR case naming it, and the audit goes on."""
+    repo = tmp_path / "m" / "acme" / "widgets"
+    base = widgets_repo(repo)
+    good = row("good", base, PROSE, *new_helper(repo, base))
+    for key, mirror, extra in (("name", f"{tmp_path}/m/{{owner}}/{{name}}", "n" * 300),
+                               ("codebase.mirror", f"{tmp_path}/{'m' * 300}/{{name}}", "")):
+        cfg = write_benchmark(tmp_path / key, [good], mirror=mirror)
+        if extra:
+            cfg.write_text(cfg.read_text().replace('name = "', f'name = "{extra}', 1))
+        for command in ("validate", "run"):
+            p = subprocess.run([sys.executable, "-m", "determinacy.cli", command, str(cfg)],
+                               capture_output=True, text=True, cwd=tmp_path)
+            assert p.returncode == 2 and p.stderr.startswith(f"error: {cfg}: key `{key}`: "), \
+                (command, p.stderr[-400:])
+            assert len(p.stderr.strip().splitlines()) == 1, p.stderr[-400:]
+    far = row("far", base, PROSE, *new_helper(repo, base), repo="acme/" + "w" * 300)
+    cfg = write_benchmark(tmp_path / "rows", [good, far], mirror=f"{tmp_path}/m/{{owner}}/{{name}}")
+    audit = Audit(tmp_path / "rows")
+    audit.run(cfg)
+    assert audit.verdicts(cfg) == {"good": "AIRTIGHT", "far": "ERROR"}
+    [e] = audit.sql(cfg, "select message from errors where case_id = 'far'")
+    assert "cannot be used: File name too long" in e["message"], e

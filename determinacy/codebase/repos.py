@@ -75,13 +75,19 @@ def ensure_mirror(store: Store, cfg: Config, repo: str) -> tuple[Path, bool]:
     does not exist is an error unless `codebase.fallback_clone` allows cloning instead.
     """
     local = cfg.mirror_path(repo)
-    if local is not None and local.is_dir():
+    try:
+        local_dir = local is not None and local.is_dir()
+        absent = local is not None and not local.exists()
+    except OSError as e:  # a name longer than the file system allows, a loop of links
+        raise CaseFailure(f"the mirror path {local} configured for {repo} (codebase.mirror) "
+                          f"cannot be used: {e.strerror}") from None
+    if local is not None and local_dir:
         found = git.git_dir_of(local)
         if found is None:
             raise CaseFailure(f"local mirror {local} for {repo} is not a git repository",
                             transient=True)
         return found, False
-    if local is not None and not local.exists() and not cfg.codebase.fallback_clone:
+    if local is not None and absent and not cfg.codebase.fallback_clone:
         raise CaseFailure(f"the mirror {local} configured for {repo} (codebase.mirror) does not "
                         "exist; fix the path, or set codebase.fallback_clone = true to clone "
                         f"from {cfg.clone_url(repo)} instead", transient=True)
@@ -552,11 +558,14 @@ def mirror_state(cfg: Config, repo: str) -> str:
     folders (a fetch adds a pack, a copied object changes its folder). Objects are never
     rewritten in place, so an unchanged fingerprint means the same readable trees."""
     local = cfg.mirror_path(repo)
-    if local is None or not local.exists():
-        return ""  # a clone the tool made itself, whole (it fetches only for a missing commit)
-    if local.is_file():  # a bundle, cloned into the store once
-        st = local.stat()
-        return f"bundle {st.st_size} {st.st_mtime_ns}"
+    try:
+        if local is None or not local.exists():
+            return ""  # a clone the tool made itself, whole (it fetches only for a missing one)
+        if local.is_file():  # a bundle, cloned into the store once
+            st = local.stat()
+            return f"bundle {st.st_size} {st.st_mtime_ns}"
+    except OSError as e:  # opening it says so, as the case's error
+        return f"unusable: {e.strerror}"
     git_dir = git.git_dir_of(local)
     return objects_state(git_dir) if git_dir is not None else ""
 
