@@ -47,3 +47,21 @@ def test_a_declared_version_past_the_one_read_is_newer_at_its_own_precision() ->
     assert newer(go121, "1.19.8") and not newer(go121, "1.21.0") and not newer(go121, "1.22")
     assert not newer(py311, "3.11.7") and newer(py311, "3.10.12")
     assert not newer(py311, "")  # a version not known is not compared
+
+
+def test_a_manifest_that_holds_anything_declares_nothing_and_raises_nothing() -> None:
+    """Manifests are data: 5,000-digit versions, tables where strings belong, JSON and TOML
+    nested past the recursion limit, a 10 MB .ruby-version."""
+    deep_toml = b"a = " + b"[" * 100_000 + b"]" * 100_000
+    for family, files in (
+            ("python", {"pyproject.toml": b'[project]\nrequires-python = ">=3.' + b"9" * 5000
+                        + b'"\n'}),
+            ("python", {"pyproject.toml": b"project = [1]\n"}),
+            ("python", {"pyproject.toml": b"[tool]\npoetry = 3\n"}),
+            ("python", {"pyproject.toml": deep_toml}),
+            ("php", {"composer.json": b"[" * 100_000}),
+            ("php", {"composer.json": b'{"require": "x"}'}),
+            ("go", {"go.mod": b"go 1." + b"1" * 5000 + b"\n"})):
+        assert declared(family, files) is None, (family, files)
+    ruby = declared("ruby", {".ruby-version": b"3.2.2" + b"x" * 10_000_000})
+    assert ruby is not None and ruby.version == (3, 2, 2) and len(ruby.spec) == 80

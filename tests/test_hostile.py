@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import (
     CORE,
     DEMO,
@@ -506,3 +507,21 @@ def test_names_longer_than_a_file_system_allows_are_one_line(tmp_path: Path) -> 
     assert audit.verdicts(cfg) == {"good": "AIRTIGHT", "far": "ERROR"}
     [e] = audit.sql(cfg, "select message from errors where case_id = 'far'")
     assert "cannot be used: File name too long" in e["message"], e
+
+
+# --- a hostile round on this stop's other work --------------------------------------------------
+
+
+def test_a_dependency_name_no_file_system_holds_is_a_fetch_failure(tmp_path: Path) -> None:
+    """A manifest can name anything: a 300-byte package name gets an entry name a file
+    system holds, and its fetch fails as a fetch (unread), not with an OSError."""
+    from determinacy.codebase.dependencies import registries
+    from determinacy.codebase.dependencies.manifests import Pin
+
+    index = tmp_path / "simple"
+    index.mkdir()
+    pin = Pin("pypi", "a" * 300, "1.0", "requirements.txt")
+    with pytest.raises(registries.FetchError, match=r"^pypi a{300}@1\.0: "):
+        registries.fetch(pin, index.as_uri(), tmp_path / "packages")
+    [entry] = (tmp_path / "packages" / "pypi").iterdir()
+    assert len(entry.name.encode()) <= 200 and entry.name.startswith("a" * 100)

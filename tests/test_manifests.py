@@ -741,3 +741,10 @@ def test_a_workspace_package_declared_at_an_exact_version_is_the_tree_own() -> N
         "packages/licc/package.json": b'{"name": "@acme/licc", "version": "3.102.3"}',
     }
     assert pins(files) == [Pin("npm", "lodash", "4.17.21", "package.json")]
+
+
+def test_a_package_json_nested_past_the_recursion_limit_is_unparsed_not_fatal() -> None:
+    deep = b"[" * 100_000 + b"]" * 100_000
+    files = {"package.json": deep, "web/package.json": b'{"dependencies": {"a": "1.0.0"}}'}
+    assert unparsed(files) == ["package.json"]
+    assert [p.name for p in pins(files)] == ["a"]

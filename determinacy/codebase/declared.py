@@ -28,7 +28,9 @@ class Declared(NamedTuple):
 def numbers(text: str) -> tuple[int, ...]:
     """(3, 11) of "3.11.7", "go1.19.8", "17.0.2", "1.70.0" (the leading dotted digits)."""
     m = re.search(r"\d+(?:\.\d+)*", text)
-    return tuple(int(n) for n in m.group().split(".")) if m else ()
+    parts = m.group().split(".") if m else []
+    # A part of ten digits or more is no version (and Python refuses to read 4,300).
+    return () if any(len(p) > 9 for p in parts) else tuple(map(int, parts))
 
 
 def _least(spec: str) -> tuple[int, ...]:
@@ -48,14 +50,14 @@ def _python(files: Mapping[str, bytes]) -> Declared | None:
     if (data := files.get("pyproject.toml")) is not None:
         try:
             doc = tomllib.loads(data.decode())
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             doc = {}
-        spec = (doc.get("project") or {}).get("requires-python")
+        spec = _at(doc, "project", "requires-python")
         if isinstance(spec, str):
             return _made(spec, "pyproject.toml requires-python")
-        poetry = ((doc.get("tool") or {}).get("poetry") or {}).get("dependencies") or {}
-        if isinstance(poetry.get("python"), str):
-            return _made(poetry["python"], "pyproject.toml tool.poetry.dependencies.python")
+        poetry = _at(doc, "tool", "poetry", "dependencies", "python")
+        if isinstance(poetry, str):
+            return _made(poetry, "pyproject.toml tool.poetry.dependencies.python")
     for path, pattern in (("setup.cfg", r"(?m)^\s*python_requires\s*=\s*([^\n#]+)"),
                           ("setup.py", r"python_requires\s*=\s*['\"]([^'\"]+)['\"]")):
         if (data := files.get(path)) is not None:
@@ -102,8 +104,8 @@ def _rust(files: Mapping[str, bytes]) -> Declared | None:
 def _php(files: Mapping[str, bytes]) -> Declared | None:
     if (data := files.get("composer.json")) is not None:
         try:
-            spec = (json.loads(data) or {}).get("require", {}).get("php")
-        except (ValueError, AttributeError):
+            spec = _at(json.loads(data), "require", "php")
+        except (ValueError, RecursionError):
             return None
         if isinstance(spec, str):
             return _made(spec, "composer.json require.php")
@@ -117,8 +119,18 @@ def _ruby(files: Mapping[str, bytes]) -> Declared | None:
     return None
 
 
+def _at(doc: object, *keys: str) -> object:
+    """doc[k1][k2]... where each step is a table (None otherwise: a manifest may hold
+    anything)."""
+    for k in keys:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(k)
+    return doc
+
+
 def _made(spec: str, where: str) -> Declared | None:
-    spec = spec.strip().strip("'\"")  # setup.cfg values may be quoted
+    spec = spec.strip().strip("'\"")[:80]  # setup.cfg values may be quoted; receipts show it
     least = _least(spec)
     return Declared(least, spec, where) if least else None
 

@@ -86,7 +86,7 @@ def _workspace_names(files: Mapping[str, bytes]) -> frozenset[str]:
         if path.rsplit("/", 1)[-1] == "package.json" and wanted(path):
             try:
                 doc = json.loads(data)
-            except ValueError:
+            except _MALFORMED:  # `_parse` says it is unparsed
                 continue
             if isinstance(doc, dict) and isinstance(doc.get("name"), str):
                 names.add(doc["name"])

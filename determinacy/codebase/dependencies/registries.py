@@ -48,7 +48,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 from urllib.request import Request, url2pathname, urlopen
 
 from determinacy.codebase.dependencies.manifests import Pin
-from determinacy.store import atomic_write, temp_file
+from determinacy.store import atomic_write, digest, temp_file
 
 # Python 3.11.4+ has tarfile's extraction filters: a second guard after the checks here.
 HAS_DATA_FILTER = hasattr(tarfile, "data_filter")
@@ -99,6 +99,15 @@ class _Download(NamedTuple):
     root: str | None  # what `root` must be ("" or a prefix); None: the single top folder
 
 
+def _entry_name(pin: Pin) -> str:
+    """`name@version`, quoted to one path component; one a file system could not hold (a
+    manifest can name anything) keeps its head and a digest of the whole."""
+    name = f"{quote(pin.name, safe='')}@{quote(pin.version, safe='')}"
+    if len(name.encode()) <= 200:
+        return name
+    return f"{name[:100]}~{digest(name.encode())[:32]}"
+
+
 def fetch(pin: Pin, registry: str, into: Path, timeout: float = 60.0) -> Fetched:
     """The pin's sources under `into` (a folder the caller owns, e.g. <store>/packages),
     fetched at most once: when already there, nothing is read from the registry. Raises
@@ -112,8 +121,7 @@ def fetch(pin: Pin, registry: str, into: Path, timeout: float = 60.0) -> Fetched
         raise FetchError(f"{label}: unknown ecosystem {pin.ecosystem!r}")
     if not registry.strip():
         raise FetchError(f"{label}: no registry given")
-    entry = (Path(into) / pin.ecosystem
-             / f"{quote(pin.name, safe='')}@{quote(pin.version, safe='')}")
+    entry = Path(into) / pin.ecosystem / _entry_name(pin)
     entry.mkdir(parents=True, exist_ok=True)
     with _locked(entry):
         done = _done(entry)
