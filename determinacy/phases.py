@@ -28,7 +28,7 @@ from determinacy.proposer.convention import related
 from determinacy.proposer.patches import created_paths, new_paths, touched_paths
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
-from determinacy.store import ActionKey, Store, digest, seal, write_if_changed
+from determinacy.store import ActionKey, Store, digest, is_object_name, seal, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
 VERSIONS = {"propose": "28", "codebase": "11", "settle": "23"}
@@ -74,7 +74,7 @@ def ref_needs_retry(path: str | Path, store: Store | None = None) -> bool:
         ref = read_ref(path)
     except (OSError, msgspec.DecodeError):
         return True
-    if ref.seal != _ref_seal(path, ref) or ref.error is None and len(ref.output) != 64:
+    if ref.seal != _ref_seal(path, ref) or ref.error is None and not is_object_name(ref.output):
         return True
     return ref.retry or (store is not None and bool(ref.output) and not store.intact(ref.output))
 

@@ -25,6 +25,7 @@ import contextlib
 import errno
 import fcntl
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -40,6 +41,15 @@ from determinacy.errors import StoreError
 
 def digest(data: bytes) -> str:
     return blake3.blake3(data).hexdigest()
+
+
+_NAME = re.compile(r"[0-9a-f]{64}")
+
+
+def is_object_name(h: object) -> bool:
+    """What `digest` gives: a name read back (from an entry, a ref) that is anything else
+    (`../../x`) names no object, and no path is ever made of it."""
+    return isinstance(h, str) and _NAME.fullmatch(h) is not None
 
 
 class DamagedObject(FileNotFoundError):
@@ -203,6 +213,8 @@ class Store:
 
     # -- objects -------------------------------------------------------------------------
     def _obj(self, h: str) -> Path:
+        if not is_object_name(h):
+            raise DamagedObject(f"{h[:80]!r} is not an object name")
         return self.root / "objects" / h[:2] / h
 
     def put(self, data: bytes) -> str:
@@ -287,7 +299,7 @@ class Store:
         try:
             entry = msgspec.json.decode(raw)
             out = entry["output"]
-            ok = isinstance(out, str) and len(out) == 64 and (
+            ok = is_object_name(out) and (
                 entry.get("seal", None) in (None, seal(key, out)))
         except (msgspec.DecodeError, KeyError, TypeError, AttributeError):
             ok = False
@@ -337,7 +349,7 @@ class Store:
             try:
                 entry = msgspec.json.decode(p.read_bytes())
                 out = entry["output"]
-                assert isinstance(out, str)
+                assert is_object_name(out)
             except (msgspec.DecodeError, KeyError, TypeError, AssertionError):
                 yield f"action {where}: not a valid entry"
                 continue

@@ -525,3 +525,27 @@ def test_a_dependency_name_no_file_system_holds_is_a_fetch_failure(tmp_path: Pat
         registries.fetch(pin, index.as_uri(), tmp_path / "packages")
     [entry] = (tmp_path / "packages" / "pypi").iterdir()
     assert len(entry.name.encode()) <= 200 and entry.name.startswith("a" * 100)
+
+
+def test_an_output_name_that_is_a_path_reads_and_removes_nothing_outside(tmp_path: Path) -> None:
+    """A ref or an action entry whose output is `../../..` padded to 64 characters: no
+    path is made of it (a damaged object is removed: this one would be a file outside)."""
+    audit = Audit(tmp_path)
+    assert _run(audit).returncode == 0
+    clean = audit.files("demo")
+    victim = tmp_path / "victim"
+    victim.write_text("keep\n")
+    evil = "./" * 26 + "../../victim"  # objects/./ + this = the victim beside the store
+    assert len(evil) == 64 and (audit.store / "objects" / evil[:2] / evil).resolve() == victim
+    ref = audit.store / "refs" / "demo" / "settle" / "acme__widgets-1.json"
+    data = json.loads(ref.read_bytes())
+    entry = next(e for e in (audit.store / "ac").glob("*/*.json")
+                 if json.loads(e.read_bytes())["output"] == data["output"])
+    ref.write_text(json.dumps({**data, "output": evil}))
+    entry.write_text(json.dumps({"output": evil}))
+    p = _run(audit)
+    assert p.returncode == 0 and audit.files("demo") == clean, p.stderr[-800:]
+    assert victim.read_text() == "keep\n"
+    entry.write_text(json.dumps({"output": evil}))
+    res = audit.invoke("store", "verify", "--store", str(audit.store))
+    assert res.exit_code == 1 and "not a valid entry" in res.output and victim.exists()

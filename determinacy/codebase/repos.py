@@ -589,8 +589,9 @@ def _ignored(git_dir: Path, stamp: tuple[object, ...]) -> tuple[str, ...]:
     refs = {str(p.relative_to(git_dir)) for p in (git_dir / "refs" / "replace").rglob("*")
             if p.is_file()}
     with contextlib.suppress(OSError):
-        refs |= {ln.split()[1] for ln in (git_dir / "packed-refs").read_text(errors="replace")
-                 .splitlines() if ln[:1] not in ("#", "^") and " refs/replace/" in ln}
+        refs |= {ln.split(" ", 1)[1] for ln in (git_dir / "packed-refs")
+                 .read_text(errors="replace").splitlines()
+                 if ln[:1] not in ("#", "^") and " refs/replace/" in ln}
     out = [f"{len(refs)} replace ref{'s' if len(refs) > 1 else ''} (refs/replace/)"] if refs else []
     with contextlib.suppress(OSError):
         if (git_dir / "info" / "grafts").read_text(errors="replace").strip():
