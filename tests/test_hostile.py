@@ -65,6 +65,16 @@ def test_replace_refs_change_no_verdict_and_the_receipt_says_they_were_ignored(
     res = audit.invoke("verify", str(cfg), "--store", str(audit.store))
     assert res.exit_code == 0 and "CONFIRMED shown AIRTIGHT 'polish_gadget'" in res.output, \
         res.output
+    # A stored claim of the constant the swap hides (as the tool made before): `verify`
+    # reads the real blob and fails it, as a skeptic's plain clone does.
+    from test_verify import rewrite
+
+    rewrite(audit.store / "tables" / "bench" / "candidates.parquet",
+            "SELECT * REPLACE (CASE WHEN constant = 'polish_gadget' THEN 'frobnicate_widget' "
+            "ELSE constant END AS constant) FROM t")
+    res = audit.invoke("verify", str(cfg), "--store", str(audit.store))
+    assert res.exit_code == 1 and "present at base: git grep prints other/place.py:1:" \
+        in res.output, res.output
 
 
 def test_a_grafts_file_changes_no_history(tmp_path: Path) -> None:
