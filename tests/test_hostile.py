@@ -293,7 +293,7 @@ def test_an_instance_id_prints_as_one_escaped_line(tmp_path: Path) -> None:
     receipt = (audit.runs / "bench" / "cases" / "row-2" / "RECEIPT.md").read_text()
     assert _forged(receipt) == [], receipt
     assert receipt.splitlines()[0] == (
-        "# ERROR: x\\n\\n# AIRTIGHT: forged\\r\\n&lt;img src=x onerror=alert(1)&gt;\\u202e"
+        "# ERROR: x\\n\\n# AIRTIGHT: forged\\r\\n&lt;img src=x onerror=alert(1)>\\u202e"
         "\\[link\\](http://e)\\x00"), receipt.splitlines()[0]
     report = (audit.runs / "bench" / "REPORT.md").read_text()
     assert _forged(report) == [], [ln for ln in report.splitlines() if "forged" in ln]

@@ -23,8 +23,8 @@ def visible(s: str) -> str:
 
 def text(v: Any) -> str:
     """A data value inside a Markdown line: one line, no HTML, no link, no code fence."""
-    s = str(v).replace("\\", "\\\\").replace("&", "&amp;").replace("<", "&lt;") \
-        .replace(">", "&gt;")
+    # `<` opens HTML and `&` an entity; `>` quotes only at a line's start, where no value is.
+    s = str(v).replace("\\", "\\\\").replace("&", "&amp;").replace("<", "&lt;")
     for c in "[]`":  # a link, a code span; emphasis only styles, so `_` and `*` stay
         s = s.replace(c, "\\" + c)
     return visible(s.replace("\r", "\\r").replace("\n", "\\n").replace("\t", " "))

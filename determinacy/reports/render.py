@@ -71,8 +71,8 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
         f"# {title}: {text(run['benchmark'])}",
         "",
         f"- tool: determinacy {run['tool_version']}; config digest `{run['config_digest'][:16]}`",
-        f"- source: {run['source']}"
-        + (f" at revision `{run['source_revision']}`" if run["source_revision"] else ""),
+        f"- source: {text(run['source'])}"
+        + (f" at revision {code(run['source_revision'])}" if run["source_revision"] else ""),
         # Tables written before these columns existed have none of them.
         *([f"- source content: blake3 `{run['source_digest']}` (the source files' bytes, in "
            "order)"] if run.get("source_digest") else []),
@@ -91,7 +91,7 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
         "- agent passes included: "
         + (", ".join(map(str, run["passes"])) + " (see Passes in REPORT.md)" if run["passes"]
            else "none (no agent: the coverage screen and the agent tiers did not run)"),
-        *([f"- this run's agent: `{run['agent']}`; refuter: `{run['refuter']}`"
+        *([f"- this run's agent: {code(run['agent'])}; refuter: {code(run['refuter'])}"
            + (" (the same command: a refuter of another model family is stronger)"
               if run["refuter"] == run["agent"] else "")] if run["agent"] else []),
         "",
@@ -454,8 +454,8 @@ def _clone_lines(run: dict[str, Any], repo: str, commit: str) -> list[str]:
 
 
 def _unread_lines(unread: list[dict[str, Any]]) -> list[str]:
-    return [f"- {_SCOPE_NAMES.get(u.get('scope') or '', '')}`{u['path']}`: {u['why']}"
-            + (f" ({u['detail']})" if u.get("detail") else "" if u.get("scope") or u["why"]
+    return [f"- {_SCOPE_NAMES.get(u.get('scope') or '', '')}{code(u['path'])}: {u['why']}"
+            + (f" ({text(u['detail'])})" if u.get("detail") else "" if u.get("scope") or u["why"]
                == "submodule" else f", {u['size']} bytes" if u["size"] >= 0
                else ", size unknown")
             for u in unread]
@@ -572,8 +572,8 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
             out += ["The gold defines these names only in generated code: a generator spells "
                     "each from a token the gold adds to its input, so the prose and the "
                     "codebase were checked for that token (the command above greps it):", "",
-                    *(f"- `{w['constant']}` is generated from `{w['derived_from']}` "
-                      f"({w['generator_input']})" for w in derived), ""]
+                    *(f"- {code(w['constant'])} is generated from {code(w['derived_from'])} "
+                      f"({text(w['generator_input'])})" for w in derived), ""]
         variants = [w for w in witnesses if w["codebase_variant"]]
         if variants:
             out += ["The codebase has these names in other letter case only (the exact name "
