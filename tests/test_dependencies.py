@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import shutil
 import subprocess
 import zipfile
@@ -110,13 +111,71 @@ def test_a_package_no_lockfile_pins_leaves_the_case_partial(tmp_path: Path) -> N
     summary = audit.run(cfg)
     assert summary["exit"] == 3
     [e] = audit.sql(cfg, "select error from verdicts where case_id = 'new'")
-    assert "dependency gadgets (requirements.txt) (not pinned)" in e["error"], e
+    # The range is read at no version: the index does not serve the package (asked again).
+    assert "dependency gadgets (requirements.txt) (fetch failed: pypi gadgets: " in e["error"], e
     cfg.write_text(cfg.read_text() + '[policy]\nunreadable = "exclude"\n')
     audit.run(cfg)
     assert audit.verdicts(cfg) == {"dep": "AIRTIGHT-PARTIAL", "own": "AIRTIGHT-PARTIAL",
                                    "new": "AIRTIGHT-PARTIAL"}
     receipt = (audit.runs / "bench" / "cases" / "new" / "RECEIPT.md").read_text()
-    assert "- dependency: `gadgets (requirements.txt)`: not pinned" in receipt
+    assert "- dependency: `gadgets (requirements.txt)`: fetch failed (pypi gadgets: " in receipt
+
+
+def dated_index(tmp: Path) -> Path:
+    """A simple index whose PEP 691 page dates its releases: widgetlib 1.0.0 (2019) spells
+    the message, 2.0.0 (2021, after the tasks' base commits of 2020-01-01) the new helper."""
+    simple = tmp / "simple"
+    (simple / "widgetlib").mkdir(parents=True)
+    files, links = [], []
+    for version, when, code in (
+            ("1.0.0", "2019-06-01T00:00:00Z", "NOT_FOUND = 'Resource Gone Away'\n"),
+            ("2.0.0", "2021-06-01T00:00:00Z", "def frobnicate_widget():\n    pass\n")):
+        name = f"widgetlib-{version}-py3-none-any.whl"
+        data = wheel({"widgetlib/__init__.py": code})
+        (simple / "widgetlib" / name).write_bytes(data)
+        sha = hashlib.sha256(data).hexdigest()
+        links.append(f'<a href="{name}#sha256={sha}">{name}</a>')
+        files.append({"filename": name, "url": name, "hashes": {"sha256": sha},
+                      "upload-time": when, "yanked": False})
+    (simple / "widgetlib" / "index.html").write_text(f"<html><body>{''.join(links)}</body></html>")
+    (simple / "widgetlib" / "index.json").write_text(json.dumps(
+        {"meta": {"api-version": "1.1"}, "name": "widgetlib", "files": files}))
+    return simple
+
+
+def test_a_range_is_read_at_the_release_it_gave_on_the_base_commits_date(
+        tmp_path: Path) -> None:
+    simple = dated_index(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib>=1\n", simple.as_uri())
+    audit.run(cfg)
+    # 1.0.0 was the newest >=1 on 2020-01-01: its message is read, 2.0.0's helper is not.
+    assert audit.verdicts(cfg) == {"dep": "AIRTIGHT", "own": "AIRTIGHT", "new": "AIRTIGHT"}
+    [found] = audit.sql(cfg, "select found_at from settled where constant = 'Resource Gone Away'")
+    assert found["found_at"].endswith("widgetlib@1.0.0:widgetlib/__init__.py:1"), found
+    receipt = (audit.runs / "bench" / "cases" / "new" / "RECEIPT.md").read_text()
+    assert ("dependencies: 1 pinned package (widgetlib@1.0.0), 1 file; 1 of them unpinned, read "
+            "at the newest release their range admitted on 2020-01-01 00:00 UTC (the base "
+            "commit's date)") in receipt, receipt
+    # Found once per (package, range, date): with the index gone the store still knows.
+    before = audit.files("bench")
+    (simple / "widgetlib" / "index.json").unlink()
+    new_process()
+    audit.run(cfg)
+    assert audit.files("bench") == before
+
+
+def test_a_range_no_release_of_the_base_date_satisfies_is_unread(tmp_path: Path) -> None:
+    simple = dated_index(tmp_path)
+    audit = Audit(tmp_path)
+    cfg = bench(tmp_path, "widgetlib>=2\n", simple.as_uri(),
+                '[policy]\nunreadable = "exclude"\n')
+    audit.run(cfg)
+    # 2.0.0 came later: what a solver of that day installed is unknown, never "absent".
+    assert audit.verdicts(cfg)["new"] == "AIRTIGHT-PARTIAL"
+    receipt = (audit.runs / "bench" / "cases" / "new" / "RECEIPT.md").read_text()
+    assert ("- dependency: `widgetlib (requirements.txt)`: not pinned (no release of widgetlib "
+            "admitted by '>=2' was published before 2020-01-01 00:00 UTC)") in receipt, receipt
 
 
 def test_a_fetch_that_fails_is_unread_and_asked_again_next_run(tmp_path: Path) -> None:

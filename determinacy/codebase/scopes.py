@@ -43,6 +43,7 @@ class Plan:
     walk: history.Walk | None = None
     libraries: list[Library] = field(default_factory=list)
     packages: list[dependencies.Package] = field(default_factory=list)
+    ranges_date: str = ""  # the date the unpinned packages' ranges were read at
     declarations: dict[str, declared.Declared] = field(default_factory=dict)  # family: the tree's
     unread: list[Unread] = field(default_factory=list)
 
@@ -52,8 +53,8 @@ class Plan:
                             [list(h) for h in self.held], sorted(self.missing)],
                 "stdlib": [[lib.family, lib.label, lib.lib.listing if lib.lib else ""]
                            for lib in self.libraries],
-                "dependencies": [[list(pkg.pin[:3]), pkg.url, pkg.lib.listing]
-                                 for pkg in self.packages]}
+                "dependencies": [[list(pkg.pin[:3]), pkg.pin.spec, pkg.url, pkg.lib.listing]
+                                 for pkg in self.packages] + [self.ranges_date]}
 
 
 def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
@@ -90,6 +91,7 @@ def plan(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str],
     if cfg.codebase.dependencies:
         read = dependencies.read(store, cfg, tree, families)
         p.packages, p.unread = read.packages, [*p.unread, *read.unread]
+        p.ranges_date = read.date
     return p
 
 
@@ -200,7 +202,7 @@ def search(engine: Engine, git_dir: Path, repo: str, p: Plan, patterns: Sequence
                              vocabulary=words, vocabulary_command=lib.lib.source.words,
                              files=n))
     if p.packages:
-        out.append(_dependencies(engine, p.packages, patterns, literals, names))
+        out.append(_dependencies(engine, p.packages, patterns, literals, names, p.ranges_date))
     elif any(u.scope == "dependencies" for u in p.unread):
         out.append(ScopeRead(scope="dependencies", command="",
                              read="dependencies: no pinned package could be read"))
@@ -224,11 +226,12 @@ def _read_library(engine: Engine, lib: libraries.Library, patterns: Sequence[str
 
 
 def _dependencies(engine: Engine, packages: Sequence[dependencies.Package],
-                  patterns: Sequence[str], literals: Sequence[str], names: Sequence[str]
-                  ) -> ScopeRead:
+                  patterns: Sequence[str], literals: Sequence[str], names: Sequence[str],
+                  date: str = "") -> ScopeRead:
     """One scope for all of a case's pinned packages: each hit is "<package>@<version>:
     <path>:<line>", the first package (in name order) holding it; the commands read each
-    package's files in turn."""
+    package's files in turn. Packages read at the version their range gave on `date` are
+    counted as such."""
     found: dict[str, str] = {}
     whole: dict[str, str] = {}
     words: dict[str, str] = {}
@@ -242,10 +245,13 @@ def _dependencies(engine: Engine, packages: Sequence[dependencies.Package],
     n = sum(len(pkg.lib.entries) for pkg in shown)
     names = ", ".join(pkg.name for pkg in shown[:5]) \
         + (f" and {len(shown) - 5} more" if len(shown) > 5 else "")
+    ranged = sum(bool(pkg.pin.spec) for pkg in shown)
+    at = (f"; {ranged} of them unpinned, read at the newest release their range admitted on "
+          f"{date} (the base commit's date)" if ranged else "")
     return ScopeRead(
         scope="dependencies",
         read=f"dependencies: {len(shown)} pinned package{'s' if len(shown) > 1 else ''} "
-             f"({names}), {n} file{'s' if n != 1 else ''}",
+             f"({names}), {n} file{'s' if n != 1 else ''}{at}",
         found=found, quoted=whole, vocabulary=words,
         command="; ".join(pkg.lib.source.grep for pkg in shown),
         vocabulary_command="; ".join(pkg.lib.source.words.replace(

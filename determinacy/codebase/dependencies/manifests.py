@@ -22,22 +22,28 @@ class Pin(NamedTuple):
     (`zope-interface`); npm: the package name (`@scope/name`); go: the module path; maven:
     `group:artifact`. `version`: the exact version pinned (a lockfile's, or an exact `==`/go.mod
     version), "" when nothing pins one (a range only). `manifest`: the tree path declaring it.
+    `spec`: the range the manifest declares, kept where no version is pinned ("" for any).
     """
 
     ecosystem: str
     name: str
     version: str
     manifest: str
+    spec: str = ""
 
 
 class _Dep(NamedTuple):
     """A declaration before lockfiles are consulted: `spec` as written (what a yarn.lock keys
-    its entries by), `exact` the version the manifest itself pins ("" for a range)."""
+    its entries by), `exact` the version the manifest itself pins ("" for a range). An npm
+    alias (`"zod3": "npm:zod@~3.24.0"`) is locked under its `name` and is the package
+    `real` at the range `wanted`."""
 
     ecosystem: str
     name: str
     spec: str
     exact: str
+    real: str = ""
+    wanted: str = ""
 
 
 # (importer folder relative to the lockfile, "" for the root; name) -> [(specifier, version)]:
@@ -67,15 +73,17 @@ def pins(files: Mapping[str, bytes]) -> list[Pin]:
     (and is reported by `unparsed`)."""
     manifests, locks, _ = _parse(files)
     local = _workspace_names(files)
-    first: dict[tuple[str, str, str], str] = {}
+    first: dict[tuple[str, str, str, str], str] = {}
     for path in sorted(manifests):
         rel, found = _nearest_locks(path, _LOCKS_OF.get(_kind(path) or "", ()), locks)
         for dep in manifests[path]:
             if dep.ecosystem == "npm" and dep.name in local:
                 continue  # a workspace package: in the tree, never fetched
             version = _locked(found, rel, dep.name, dep.spec) or dep.exact
-            first.setdefault((dep.ecosystem, dep.name, version), path)
-    return sorted(Pin(eco, name, version, path) for (eco, name, version), path in first.items())
+            spec = "" if version else dep.wanted or dep.spec
+            first.setdefault((dep.ecosystem, dep.real or dep.name, version, spec), path)
+    return sorted(Pin(eco, name, version, path, spec)
+                  for (eco, name, version, spec), path in first.items())
 
 
 def _workspace_names(files: Mapping[str, bytes]) -> frozenset[str]:
@@ -358,6 +366,16 @@ def _npm_registry(spec: str) -> bool:
     return "/" not in spec or spec.startswith("npm:")  # `owner/repo` is GitHub shorthand
 
 
+def _alias(spec: str) -> tuple[str, str]:
+    """(package, range) of an npm alias's target (`zod@~3.24.0`, `@scope/x@^1`); ("", "")
+    for a plain range."""
+    at = spec.find("@", 1)
+    head = spec[:at] if at > 0 else ""
+    if not head or not re.fullmatch(r"(@[\w.-]+/)?[\w.-]+", head):
+        return "", ""
+    return head, spec[at + 1:].strip()
+
+
 def _package_json(text: str) -> list[_Dep]:
     doc = json.loads(text)
     if not isinstance(doc, dict):
@@ -370,8 +388,10 @@ def _package_json(text: str) -> list[_Dep]:
             spec = spec.strip()
             if _npm_registry(spec):
                 spec = spec.removeprefix("npm:")  # as yarn berry's headers key it, stripped
-                m = re.fullmatch(r"=?v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)", spec)
-                deps.append(_Dep("npm", name, spec, m[1] if m else ""))
+                real, wanted = _alias(spec)
+                m = re.fullmatch(r"=?v?(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?)",
+                                 wanted if real else spec)
+                deps.append(_Dep("npm", name, spec, m[1] if m else "", real, wanted))
     return deps
 
 

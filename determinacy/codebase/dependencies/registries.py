@@ -40,6 +40,7 @@ import tempfile
 import zipfile
 import zlib
 from collections.abc import Iterator
+from datetime import datetime
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
@@ -48,6 +49,7 @@ from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 from urllib.request import Request, url2pathname, urlopen
 
 from determinacy.codebase.dependencies.manifests import Pin
+from determinacy.codebase.dependencies.ranges import Release
 from determinacy.store import atomic_write, digest, temp_file
 
 # Python 3.11.4+ has tarfile's extraction filters: a second guard after the checks here.
@@ -60,6 +62,11 @@ _CHUNK = 1 << 20
 class FetchError(Exception):
     """Why a pin's sources could not be got (the message is one line a user reads: the pin,
     the URL, the reason)."""
+
+
+class NoDates(FetchError):
+    """The registry lists no publish times (a folder of tarballs, a GOPROXY, Maven): a range
+    cannot be read at a date there, whatever the next run does."""
 
 
 class Fetched(NamedTuple):
@@ -136,6 +143,92 @@ def fetch(pin: Pin, registry: str, into: Path, timeout: float = 60.0) -> Fetched
             if e.missing and e.reason != "not found":
                 reason += f" ({e.reason})"
             raise FetchError(f"{label}: {e.url}: {reason}") from None
+
+
+def releases(ecosystem: str, name: str, registry: str, timeout: float = 60.0) -> list[Release]:
+    """Every release of `name` the registry lists, with its publish time: a PEP 691 simple
+    index's upload times (pypi), a full packument's `time` (npm). On disk: `<name>/index.json`
+    in the PEP 691 form, or a packument file with `time`. Raises FetchError where the registry
+    gives no release times (a folder of tarballs, GOPROXY, Maven)."""
+    label = f"{ecosystem} {name}"
+    url = registry.strip()
+    try:
+        if ecosystem == "pypi":
+            return _pypi_releases(name, url, timeout)
+        if ecosystem == "npm":
+            return _npm_releases(name, url, timeout)
+    except _Fail as e:
+        error = NoDates if e.missing and e.reason.startswith("no release") else FetchError
+        raise error(f"{label}: {e.url}: {e.reason}") from None
+    raise NoDates(f"{label}: {ecosystem} registries give no release times here")
+
+
+def _time(value: object) -> float | None:
+    try:
+        return datetime.fromisoformat(str(value).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _pypi_releases(name: str, registry: str, timeout: float) -> list[Release]:
+    index, name = _as_url(registry), _normalize(name)
+    local = _local_dir(index)
+    page = (local / name / "index.json").as_uri() if local else _child(index, name) + "/"
+    try:
+        doc = json.loads(_get(page, timeout, "application/vnd.pypi.simple.v1+json"))
+        files = doc["files"]
+    except (ValueError, KeyError, TypeError):
+        raise _Fail(page, "no release times (not a PEP 691 JSON index)", missing=True) from None
+    times: dict[str, list[float]] = {}
+    yanked: dict[str, bool] = {}
+    for f in files if isinstance(files, list) else []:
+        if not isinstance(f, dict):
+            continue
+        version = _pypi_version(str(f.get("filename", "")), name)
+        when = _time(f.get("upload-time"))
+        if version and when is not None:
+            times.setdefault(version, []).append(when)
+            yanked[version] = yanked.get(version, True) and bool(f.get("yanked"))
+    if files and not times:
+        raise _Fail(page, "no release times in the index", missing=True)
+    return sorted(Release(v, min(t), yanked[v]) for v, t in times.items())
+
+
+def _pypi_version(filename: str, name: str) -> str:
+    if filename.endswith(".whl"):
+        parts = filename[:-4].split("-")
+        return parts[1] if len(parts) in (5, 6) and _normalize(parts[0]) == name else ""
+    for ext in (".tar.gz", ".zip"):
+        if filename.lower().endswith(ext):
+            stem = filename[: -len(ext)]
+            head, _, version = stem.rpartition("-")
+            return version if _normalize(head) == name else ""
+    return ""
+
+
+def _npm_releases(name: str, registry: str, timeout: float) -> list[Release]:
+    base, escaped = _as_url(registry), name.replace("/", "%2f")
+    local = _local_dir(base)
+    if local is not None:
+        found = [p for p in (local / escaped, local / escaped / "index.json") if p.is_file()]
+        if not found:
+            raise _Fail((local / escaped).as_uri(), "no release times (a folder of tarballs)",
+                        missing=True)
+        packument = found[0].as_uri()
+    else:
+        packument = _child(base, escaped)
+    # The full packument: the abbreviated one (install-v1) has no `time`.
+    try:
+        doc = json.loads(_get(packument, timeout, "application/json"))
+        versions, times = doc["versions"], doc["time"]
+    except (ValueError, KeyError, TypeError):
+        raise _Fail(packument, "no release times (not a full packument)", missing=True) from None
+    out = []
+    for version in versions if isinstance(versions, dict) else ():
+        when = _time(times.get(version)) if isinstance(times, dict) else None
+        if when is not None:
+            out.append(Release(version, when, False))
+    return sorted(out)
 
 
 # --- the entry on disk ---------------------------------------------------------------------

@@ -2,29 +2,38 @@
 pinned package's sources fetched once per (package, version) into `<store>/packages` and
 listed as a library the engine searches like a standard library.
 
+A package no lockfile pins is read at the version its range gave on the base commit's date:
+the newest release the range admits that the registry had published by then
+(`ranges.newest`), found once per (package, range, date) and kept under
+`<store>/packages/<ecosystem>/ranges/`.
+
 What cannot be read is an `Unread` of scope "dependencies": a manifest the mirror lacks or
-that does not parse, a package no lockfile pins, a fetch that failed (offline, not in the
-registry, a hash mismatch). A failed fetch is remembered for the rest of the process only:
+that does not parse, a range no release of that date satisfies or whose registry gives no
+release dates (not pinned), a fetch that failed (offline, not in the registry, a hash
+mismatch). A failed fetch is remembered for the rest of the process only:
 the next run asks the registry again.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import shlex
 import threading
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
+from determinacy import git
 from determinacy.codebase import libraries, repos
-from determinacy.codebase.dependencies import manifests, registries
+from determinacy.codebase.dependencies import manifests, ranges, registries
 from determinacy.codebase.dependencies.manifests import Pin
 from determinacy.config import Config
 from determinacy.errors import CaseFailure
 from determinacy.records import Unread
-from determinacy.store import Store
+from determinacy.store import Store, atomic_write, digest
 
 # The standard library family (codebase/stdlib.FAMILY's values) whose candidates an
 # ecosystem's packages may give: a Go name never comes from an npm package.
@@ -43,7 +52,7 @@ _FILES: dict[str, tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]] = {
 
 @dataclass(frozen=True, eq=False)  # one per pin and process (`_listed`): identity is enough
 class Package:
-    pin: Pin
+    pin: Pin  # the version read: a lockfile's, or the one its range gave (then `spec` is set)
     url: str
     lib: libraries.Library
 
@@ -56,6 +65,7 @@ class Package:
 class Read:
     packages: list[Package]
     unread: list[Unread]
+    date: str = ""  # the base commit's date (UTC) the ranges were read at, when any was
 
 
 def ecosystem_of(path: str) -> str:
@@ -89,11 +99,21 @@ def read(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str]) -
     for pin in pins:
         if pin.ecosystem not in wanted:
             continue
+        registry = _registry(cfg, pin.ecosystem)
         if not pin.version:
-            out.unread.append(Unread(path=f"{pin.name} ({pin.manifest})", why="not pinned",
-                                     scope="dependencies"))
-            continue
-        got = _package(store, pin, _registry(cfg, pin.ecosystem))
+            when = _commit_time(tree.git_dir, tree.commit)
+            version, why = _resolved(store, pin, registry, when)
+            if not version:
+                # A registry that did not answer is asked again; one that dates nothing, or
+                # a range nothing of that date satisfies, is what it is.
+                out.unread.append(Unread(path=f"{pin.name} ({pin.manifest})",
+                                         why="fetch failed" if why.startswith("!") else
+                                         "not pinned", scope="dependencies",
+                                         detail=why.lstrip("!")))
+                continue
+            pin = pin._replace(version=version, spec=pin.spec or "*")
+            out.date = _day(when)
+        got = _package(store, pin, registry)
         if isinstance(got, str):
             out.unread.append(Unread(path=f"{pin.name}@{pin.version}", why="fetch failed",
                                      scope="dependencies", detail=got))
@@ -126,6 +146,66 @@ def _pins(git_dir: Path, files: tuple[tuple[str, str], ...]) -> tuple[list[Pin],
 
 _FAILED: dict[tuple[Path, Pin, str], str] = {}
 _LOCK = threading.Lock()
+
+
+@functools.lru_cache(maxsize=4096)
+def _commit_time(git_dir: Path, commit: str) -> int:
+    p = git.run(git_dir, "show", "-s", "--format=%ct", commit)
+    try:
+        return int(p.stdout.split()[0])
+    except (IndexError, ValueError):
+        raise CaseFailure(f"cannot read the date of {commit}", transient=True) from None
+
+
+def _day(when: float) -> str:
+    return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _resolved(store: Store, pin: Pin, registry: str, before: int) -> tuple[str, str]:
+    """(the newest release `pin.spec` admits published before `before`, ""); else ("", why
+    there is none, starting with "!" when the registry could not be read). Kept on disk
+    once found: releases of a past date do not change."""
+    key = digest(json.dumps([pin.ecosystem, pin.name, pin.spec, registry, before]).encode())
+    path = store.root / "packages" / pin.ecosystem / "ranges" / f"{key}.json"
+    try:
+        return json.loads(path.read_bytes())["version"], ""
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        pass
+    try:
+        listed = _releases(pin.ecosystem, pin.name, registry)
+    except registries.NoDates as e:
+        return "", str(e)
+    except registries.FetchError as e:
+        return "", f"!{e}"
+    version = ranges.newest(pin.ecosystem, pin.spec, listed, before)
+    if not version:
+        return "", (f"no release of {pin.name} admitted by {pin.spec or 'any version'!r} was "
+                    f"published before {_day(before)}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps({"name": pin.name, "spec": pin.spec, "before": before,
+                                   "version": version}).encode() + b"\n")
+    return version, ""
+
+
+_RELEASES: dict[tuple[str, str, str], list[ranges.Release] | registries.FetchError] = {}
+
+
+def _releases(ecosystem: str, name: str, registry: str) -> list[ranges.Release]:
+    """The registry's release list, read once per process (a failure too: the next run asks
+    again)."""
+    key = (ecosystem, name, registry)
+    with _LOCK:
+        got = _RELEASES.get(key)
+    if got is None:
+        try:
+            got = registries.releases(ecosystem, name, registry)
+        except registries.FetchError as e:
+            got = e
+        with _LOCK:
+            _RELEASES[key] = got
+    if isinstance(got, registries.FetchError):
+        raise got
+    return got
 
 
 def _package(store: Store, pin: Pin, registry: str) -> Package | str:
