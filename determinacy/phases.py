@@ -23,7 +23,7 @@ from determinacy.codebase import repos, scopes, search, stdlib
 from determinacy.config import Config
 from determinacy.errors import CaseFailure
 from determinacy.paths import exclude_pathspecs
-from determinacy.proposer import pool
+from determinacy.proposer import imports, pool
 from determinacy.proposer.convention import related
 from determinacy.proposer.patches import created_paths, new_paths, touched_paths
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
@@ -31,7 +31,7 @@ from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, is_object_name, seal, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "28", "codebase": "11", "settle": "23"}
+VERSIONS = {"propose": "32", "codebase": "13", "settle": "24"}
 PHASES = tuple(VERSIONS)
 
 
@@ -156,7 +156,9 @@ def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
         mirrors = related(new_paths(task.gold_patch), created_paths(task.gold_patch),
                           (e.path for e in tree.entries if e.kind == "blob"),
                           cfg.policy.test_paths)
-        touched = touched_paths(task.gold_patch) | touched_paths(task.test_patch) | set(mirrors)
+        # And what tells a test's import from another module (`imports.READS`).
+        touched = (touched_paths(task.gold_patch) | touched_paths(task.test_patch)
+                   | set(mirrors) | imports.READS)
         bases = sorted([e.path, e.sha] for e in tree.entries if e.path in touched)
         key = ActionKey(phase="propose", version=VERSIONS["propose"],
                         params=propose_params(cfg),

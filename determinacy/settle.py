@@ -79,8 +79,10 @@ def convention_evidence(c: Candidate, prose: Prose) -> str:
     of it, where the prose gives `word`, the base defines it beside the sibling, or the
     proposer found where else it comes from (`Sibling.why`: a name the gold defines, a
     numbered family's range, the new function a string is in); or an existing name that
-    differs from it only in case."""
+    differs from it only in case, or by an edit that needs no word (`Sibling.why`)."""
     for s in c.siblings:
+        if not s.word and s.why:  # an edit that needs no word (one taken out, glue added)
+            return f"`{s.name}` at {s.at} {s.why}"
         if not s.word:
             return f"`{s.name}` at {s.at} differs only in {_case_of(c.kind)}"
         if prose.gives(s.word):

@@ -934,6 +934,78 @@ def convention_cases(lang: str) -> list[Case]:
            Want(kind="string", convention="`Not a valid IPv4 address.`")),
           ("negative", "Not a valid IPv4 netmask.", Want(kind="string", convention=""))),
          "Add an IP interface field.")
+    # A message with one small edit of a base one: a word taken out, glue added, a word
+    # respelled (no word needed); a run of words replaced by one the prose gives, or a short
+    # message's one word by the prose's phrase (issue 20, reading round of 2026-12-03).
+    case("word-taken-out", c(n("Only", "Err"), "one or more of the choices was not in the list"),
+         [(n("None", "Err"), "one or more of the choices was in the list"),
+          (n("Some", "Err"), "several of the picks were outside the set")],
+         (("positive", "one or more of the choices was in the list",
+           Want(kind="string", convention="with `not` taken out")),
+          ("negative", "several of the picks were outside the set",
+           Want(kind="string", convention=""))),
+         "Add the opposite validator.")
+    case("glue-added", c(n("Indent", "Err"), "only spaces and tabs allowed in the indent")
+         + c(n("Newline", "Err"), "only carriage returns given in the newline"),
+         [(n("Indent", "Error"), "only spaces and tabs are allowed in the indent"),
+          (n("Newline", "Error"), "only carriage returns permitted within the newline")],
+         (("positive", "only spaces and tabs are allowed in the indent",
+           Want(kind="string", convention="with `are` added")),
+          ("negative", "only carriage returns permitted within the newline",
+           Want(kind="string", convention=""))),
+         "Polish the docs.")
+    case("word-respelled", c(n("Eq", "Err"), "you have customized the behaviour of equality")
+         + c(n("Ord", "Err"), "you have customized the handling of order"),
+         [(n("Eq", "Error"), "you have customized the behavior of equality"),
+          (n("Ord", "Error"), "you have customized the treatment of order")],
+         (("positive", "you have customized the behavior of equality",
+           Want(kind="string", convention="respelled `behavior`")),
+          ("negative", "you have customized the treatment of order",
+           Want(kind="string", convention=""))),
+         "Polish the messages.")
+    case("run-replaced", c(n("Float", "Err"), "%s is not a valid floating point value"),
+         [(n("Uuid", "Err"), "%s is not a valid UUID value"),
+          (n("Zebra", "Err"), "%s is not a valid zebra value")],
+         (("positive", "%s is not a valid UUID value",
+           Want(kind="string", convention="a word of the prose")),
+          ("negative", "%s is not a valid zebra value", Want(kind="string", convention=""))),
+         "Add UUID support.")
+    case("short-template", c(n("Version", "Err"), "Invalid version: "),
+         [(n("Nesting", "Err"), "Invalid nesting limit: "),
+          (n("Stripe", "Err"), "Invalid stripe gauge: ")],
+         (("positive", "Invalid nesting limit: ",
+           Want(kind="string", convention="a word of the prose")),
+          ("negative", "Invalid stripe gauge: ", Want(kind="string", convention=""))),
+         "Let callers set a nesting limit.")
+    # A name with one part replaced by a run of parts the prose spells (`PowerShell`).
+    case("run-replaced-name", c(n("Gen", "Bash", "Completion"), "b")
+         + c(n("Gen", "Zsh", "Completion"), "z"),
+         [(n("Gen", "Power", "Shell", "Completion"), "p"),
+          (n("Gen", "Nu", "Shell", "Completion"), "n")],
+         (("positive", n("Gen", "Power", "Shell", "Completion"),
+           Want(convention="a word of the prose")),
+          ("negative", n("Gen", "Nu", "Shell", "Completion"), Want(convention=""))),
+         "Add PowerShell completions.")
+    # Literals the base joins into the text a new one spells whole.
+    joined = {"python": '{} = "does not satisfy bounds" + " for type variable"\n',
+              "go": 'const {} = "does not satisfy bounds" + " for type variable"\n',
+              "java": '    public static final String {} = "does not satisfy bounds"\n'
+                      '        + " for type variable";\n'}.get(
+        lang, "export const {} = 'does not satisfy bounds' + ' for type variable';\n")
+    case("joined", joined.format(n("Bound", "Err")),
+         [(n("Bound", "Error"), "does not satisfy bounds for type variable"),
+          (n("Kind", "Error"), "does not satisfy kinds for type parameter")],
+         (("positive", "does not satisfy bounds for type variable",
+           Want(kind="string", convention="adjacent literals")),
+          ("negative", "does not satisfy kinds for type parameter",
+           Want(kind="string", convention=""))),
+         "Reformat the code.")
+    # A name whose words are a base message's, in order (`parseRpmQfLine`).
+    case("spelled-by-string", c(n("Warn", "Msg"), "Failed to parse rpm qf line: %s"),
+         [(n("Parse", "Rpm", "Qf", "Line"), "p"), (n("Split", "Rpm", "Qf", "Row"), "s")],
+         (("positive", n("Parse", "Rpm", "Qf", "Line"), Want(convention="a string the base has")),
+          ("negative", n("Split", "Rpm", "Qf", "Row"), Want(convention=""))),
+         "Handle the new output.")
     # A definition the gold removes, back with other letter case (`mustParseURL` exported).
     base_name = _const(lang, "defaultLimit", "10")
     out.append(Case("convention-case-renamed", lang,
@@ -982,6 +1054,139 @@ CONVENTION_CASES = [
          prose="Add a Redis store."),
 ]
 CASES += CONVENTION_CASES
+
+# Names a type, its members or the base's tests predict (issue 20, reading round of
+# 2026-12-03): a member of a type renamed as its type is, a family completed with a member
+# the type has, a test at base named after the name, a word of the definition the gold
+# renames; each beside the same shape with a word nothing gives.
+OWNER_CASES = [
+    Case("convention-parallel-owner", "python",
+         "class _MinLengthValidator:\n    min_length = 0\n    min_stride = 1\n",
+         "def test_new():\n    from pkg.core import _MinLengthValidator\n\n"
+         "    assert _MinLengthValidator.min_length + _MinLengthValidator.min_stride == 1\n",
+         (("positive", "min_length", Want(convention="renamed as `_MinLengthValidator`")),
+          ("negative", "min_stride", Want(convention=""))),
+         at_base="class _MaxLengthValidator:\n    max_length = 0\n\n\n", prose="Add min_len."),
+    Case("convention-parallel-owner", "go",
+         "func (z *ZodCatch) RemoveCatch() int { return 1 }\n"
+         "func (z *ZodCatch) RemoveWrap() int { return 2 }\n",
+         "func TestNew(t *testing.T) {\n    z := &ZodCatch{}\n"
+         "    assert.Equal(t, 3, z.RemoveCatch()+z.RemoveWrap())\n}\n",
+         (("positive", "RemoveCatch", Want(convention="renamed as `ZodCatch`")),
+          ("negative", "RemoveWrap", Want(convention=""))),
+         at_base="type ZodDefault struct{}\ntype ZodCatch struct{}\n\n"
+                 "func (z *ZodDefault) RemoveDefault() int { return 0 }\n\n",
+         prose="Fix catch."),
+    Case("convention-field-kin", "go",
+         "func (c *Command) ResetCommands() { c.commands = nil }\n"
+         "func (c *Command) ResetHooks() { c.flags = 0 }\n",
+         "func TestNew(t *testing.T) {\n    c := &Command{}\n    c.ResetCommands()\n"
+         "    c.ResetHooks()\n    assert.Nil(t, c.commands)\n}\n",
+         (("positive", "ResetCommands", Want(convention="a name the base has beside it")),
+          ("negative", "ResetHooks", Want(convention=""))),
+         at_base="type Command struct {\n    flags    int\n    commands []int\n}\n\n"
+                 "func (c *Command) ResetFlags() { c.flags = 0 }\n\n",
+         prose="Reset to a blank slate in tests."),
+    Case("convention-field-kin", "python",
+         "    def reset_commands(self):\n        self.commands = []\n\n"
+         "    def reset_hooks(self):\n        self.flags = 0\n",
+         "def test_new():\n    from pkg.core import Command\n\n    c = Command()\n"
+         "    c.reset_commands()\n    c.reset_hooks()\n    assert c.commands == []\n",
+         (("positive", "reset_commands", Want(convention="a name the base has beside it")),
+          ("negative", "reset_hooks", Want(convention=""))),
+         at_base="class Command:\n    def __init__(self):\n        self.flags = 0\n"
+                 "        self.commands = [1]\n\n    def reset_flags(self):\n"
+                 "        self.flags = 0\n\n",
+         prose="Reset to a blank slate in tests."),
+    Case("convention-tested", "python",
+         "def parse_string(text):\n    return text\n\n\ndef parse_blob(data):\n    return data\n",
+         "def test_new():\n    from pkg.core import parse_blob, parse_string\n\n"
+         '    assert parse_string("a") + parse_blob("b") == "ab"\n',
+         (("positive", "parse_string", Want(convention="a test at base named after it")),
+          ("negative", "parse_blob", Want(convention=""))),
+         base={"tests/test_core.py": PY.files["tests/test_core.py"].replace(
+             MARK, "def test_parse_string():\n    assert helper('a') == 'a'\n\n\n")},
+         prose="Static parsing helpers."),
+    Case("convention-tested", "go",
+         "func ParseString(s string) string { return s }\n"
+         "func ParseBlob(s string) string { return s }\n",
+         'func TestNew(t *testing.T) {\n'
+         '    assert.Equal(t, "ab", ParseString("a")+ParseBlob("b"))\n}\n',
+         (("positive", "ParseString", Want(convention="a test at base named after it")),
+          ("negative", "ParseBlob", Want(convention=""))),
+         base={"store/store_test.go": GO.files["store/store_test.go"].replace(
+             MARK, tabs("func TestParseString(t *testing.T) {}\n\n"))},
+         prose="Static parsing helpers."),
+    Case("convention-tested", "java",
+         "    public static String parseString(String s) {\n        return s;\n    }\n"
+         "    public static String parseBlob(String s) {\n        return s;\n    }\n",
+         '    @Test\n    void newCase() {\n        assertEquals("ab", Badge.parseString("a")'
+         ' + Badge.parseBlob("b"));\n    }\n',
+         (("positive", "parseString", Want(convention="a test at base named after it")),
+          ("negative", "parseBlob", Want(convention=""))),
+         base={"src/test/java/com/acme/BadgeTest.java": JAVA.files[
+             "src/test/java/com/acme/BadgeTest.java"].replace(
+             MARK, "    @Test\n    void testParseString() {}\n")},
+         prose="Static parsing helpers."),
+    Case("convention-renamed-word", "python",
+         "class JsonTreeWriter:\n    pass\n\n\nclass JsonTreeStamper:\n    pass\n",
+         "def test_new():\n    from pkg.core import JsonTreeStamper, JsonTreeWriter\n\n"
+         "    assert JsonTreeWriter() and JsonTreeStamper()\n",
+         (("positive", "JsonTreeWriter", Want(convention="which the gold renames")),
+          ("negative", "JsonTreeStamper", Want(convention=""))),
+         at_base="class JsonTreeReader:\n    pass\n\n\nclass JsonElementWriter:\n    pass\n\n\n",
+         edits=(("class JsonElementWriter:\n    pass\n\n\n", ""),), prose="Graphs."),
+]
+OWNER_CASES.append(Case(
+    "convention-mirror-elsewhere", "java", "",
+    "    @Test\n    void newCase() {\n        assertEquals(1, new UtcDateTypeAdapter().size());\n"
+    "        assertEquals(2, new RawDateTypeAdapter().size());\n    }\n",
+    (("positive", "UtcDateTypeAdapter", Want(convention="a word of the prose")),
+     ("negative", "RawDateTypeAdapter", Want(convention=""))),
+    base={"src/main/java/com/acme/sql/SqlDateTypeAdapter.java":
+          "package com.acme.sql;\n\npublic class SqlDateTypeAdapter {\n"
+          "    public int size() {\n        return 0;\n    }\n}\n"},
+    gold_files={f"extras/src/main/java/com/acme/extras/{k}.java":
+                f"package com.acme.extras;\n\npublic class {k} {{\n"
+                f"    public int size() {{\n        return {i};\n    }}\n}}\n"
+                for i, k in ((1, "UtcDateTypeAdapter"), (2, "RawDateTypeAdapter"))},
+    prose="Add a sample Date type adapter for UTC."))
+CASES += OWNER_CASES
+
+# A name the test imports from another module is that module's, whatever the gold defines:
+# the standard library's (`from types import new_class`), a package's the manifests declare.
+CASES += [
+    Case("foreign-import", "python",
+         "def new_class(name):\n    return name\n\n\ndef new_widget(name):\n    return name\n",
+         "def test_new():\n    from types import new_class\n\n    from pkg.core import new_widget\n"
+         '\n    assert new_class("A", ()) and new_widget("w")\n',
+         (("negative-stdlib", "new_class",
+           Want(defuse="none", rule="imported by the test from `types`, not the gold's")),
+          ("positive", "new_widget", crosses("function")))),
+    Case("foreign-import", "typescript",
+         "export function isStandardSchema(): boolean {\n  return true;\n}\n"
+         "export function toStandard(): number {\n  return 1;\n}\n",
+         "import { isStandardSchema } from '@standard-schema/spec';\n"
+         "import { toStandard } from '../src/badge';\n\ntest('new case', () => {\n"
+         "  expect(isStandardSchema() && toStandard()).toBe(1);\n});\n",
+         (("negative-package", "isStandardSchema",
+           Want(defuse="none", rule="imported by the test from `@standard-schema/spec`, not "
+                                    "the gold's")),
+          ("positive", "toStandard", crosses("function"))),
+         gold_files={"package.json": '{"devDependencies": {"@standard-schema/spec": "^1"}}\n'}),
+]
+
+# pytest.raises(..., match=...) compares the message; message= (pytest < 5) only printed it.
+CASES.append(Case(
+    "raises-message", "python",
+    'def check(x):\n    if x:\n        raise ValueError("kaboom happened right here")\n'
+    '    raise ValueError("boom happened over there")\n',
+    "def test_new():\n    from pkg.core import check\n\n"
+    '    with pytest.raises(ValueError, match="kaboom happened right here"):\n        check(1)\n'
+    '    with pytest.raises(ValueError, message="boom happened over there"):\n        check(0)\n',
+    (("positive-match", "kaboom happened right here", literal()),
+     ("negative-message", "boom happened over there", Want(asserting=False, graded=None,
+                                                           absent_ok=True)))))
 
 # A parameter's name crosses only where callers can spell it (a keyword argument); in Go and
 # Java a test's member of the same name is its own.

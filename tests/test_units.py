@@ -82,6 +82,18 @@ def test_prose_states_a_run_of_its_words_with_other_endings_and_one_word_apart()
         assert stem in inflections(word), word
 
 
+def test_prose_states_what_it_names_behind_an_accessor_verb() -> None:
+    """`SetDefaultShellCompDirective` for "the default ShellCompDirective can be customized":
+    the language's accessor idiom before words the prose says in a run (two at least)."""
+    p = Prose("The default ShellCompDirective can be customized for a command.")
+    accessor = "words, with an accessor's prefix"
+    assert p.match("SetDefaultShellCompDirective") == accessor
+    assert p.match("get_default_shell_comp_directive") == accessor
+    assert p.match("SetDefaultShellTimeout") == ""  # a word the prose lacks
+    assert p.match("SetCommand") == ""  # one word after the verb: any setter
+    assert p.match("FetchDefaultShellCompDirective") == ""  # no accessor verb
+
+
 def test_prose_gives_the_names_a_wildcard_covers() -> None:
     """A family the prose names with a wildcard covers every name it matches whole."""
     p = Prose("Add par_rchunks* and the `try_*` variants, and *_mut ones. Not 2*3 or **bold**.")

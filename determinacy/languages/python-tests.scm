@@ -41,14 +41,26 @@
      attribute: (identifier) @_m)
    arguments: (_) @assert.called)
   (#match? @_m "^assert_(called_with|called_once_with|any_call|has_calls)$"))
-; pytest.raises(E, match=...), pytest.warns, pytest.approx
+; pytest.raises(E, match=...), pytest.warns(W, match=...): only `match` is compared with
+; what is raised (`message=`, gone in pytest 5, was what pytest printed when nothing was);
+; pytest.approx(x) compares x. pytest.fail(msg) only prints its message.
+((call
+   function: (attribute object: (identifier) @_pkg attribute: (identifier) @_fn)
+   arguments: (argument_list (keyword_argument name: (identifier) @_k value: (_) @assert)))
+  (#eq? @_pkg "pytest")
+  (#any-of? @_fn "raises" "warns")
+  (#eq? @_k "match"))
+((call function: (identifier) @_fn
+   arguments: (argument_list (keyword_argument name: (identifier) @_k value: (_) @assert)))
+  (#eq? @_fn "raises")
+  (#eq? @_k "match"))
 ((call
    function: (attribute object: (identifier) @_pkg attribute: (identifier) @_fn)
    arguments: (_) @assert)
   (#eq? @_pkg "pytest")
-  (#any-of? @_fn "raises" "warns" "approx" "fail"))
+  (#eq? @_fn "approx"))
 ((call function: (identifier) @_fn arguments: (_) @assert)
-  (#any-of? @_fn "raises" "approx"))
+  (#eq? @_fn "approx"))
 
 ; ---- expected values built in a local: `expected = f"..."`, then asserted ---------------------
 ; One step of assignment through pure string building (a literal, an f-string, `%`, `+`,

@@ -18,7 +18,7 @@ from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import MAX_LOCATIONS, Occ, Side, loc_key
 from determinacy.proposer.patches import IDENTIFIER, FileDiff, removed_lines, string_literals
 from determinacy.proposer.postimage import base_line
-from determinacy.prose import singulars, words
+from determinacy.prose import PLACEHOLDER, STOPWORDS, singulars, words
 from determinacy.records import Sibling
 
 MAX_MIRRORS = 4  # files a new file may mirror (`mirrored`)
@@ -35,11 +35,20 @@ def mirrors(new: str, old: str, parallel: bool = True) -> bool:
     """Does the new file `new` mirror the base file `old`? Same folder and extension, a name
     of two words or more with exactly one replaced (`bash_completions.go` for a new
     `zsh_completions.go`; a one-word name such as `settings.py` mirrors nothing: every module
-    of its folder would). Or, when `parallel` (the new file's folder is new too), a parallel
+    of its folder would); a name of three words or more so, in any folder. Or, when
+    `parallel` (the new file's folder is new too), a parallel
     path: the same place in a folder whose name swaps one word, the swap repeated in the
     file's name if at all (`internal/logging/sink.go` for a new `internal/audit/sink.go`)."""
     a, b = new.split("/"), old.split("/")
-    if len(a) != len(b) or new == old:
+    if new == old:
+        return False
+    _, ea, ma = _parts(new)
+    _, eb, mb = _parts(old)
+    if len(ma) >= 3 and ea == eb and replaced_part(ma, mb):
+        # A name of three words or more with one replaced, in any folder: the type it
+        # defines follows the other's (`UtcDateTypeAdapter.java`, `SqlDateTypeAdapter.java`).
+        return True
+    if len(a) != len(b):
         return False
     diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
     if diff == [len(a) - 1]:
@@ -73,8 +82,11 @@ def mirrored(created: Iterable[str], listing: Iterable[str]) -> list[str]:
     folders = {p.rpartition("/")[0] for p in files}
     out: set[str] = set()
     for new in created:
-        fresh = new.rpartition("/")[0] not in folders
-        out.update(sorted(p for p in files if mirrors(new, p, fresh))[:MAX_MIRRORS])
+        folder = new.rpartition("/")[0]
+        fresh = folder not in folders
+        # The new file's own folder first, then the nearest by path.
+        out.update(sorted((p for p in files if mirrors(new, p, fresh)),
+                          key=lambda p: (p.rpartition("/")[0] != folder, p))[:MAX_MIRRORS])
     return sorted(out)
 
 
@@ -147,16 +159,17 @@ class Defs:
             self._names[text] = set(IDENTIFIER.findall(text))
         return self._names[text]
 
-    def _may_follow(self, mine: list[str], text: str | None) -> bool:
-        """Whether some name `text` spells is `mine` with one part replaced or added, or two
-        share its first or last part (an affix): only then is the file parsed for its
-        definitions."""
+    def _may_follow(self, mine: list[str], text: str | None, name: str = "") -> bool:
+        """Whether some name `text` spells is `mine` (the words of `name`) with one part
+        replaced or added (or replaced by a run of `name`'s), or two share its first or last
+        part (an affix): only then is the file parsed for its definitions."""
         if text is None:
             return False
         affixed = 0
         for n in self._names_in(text):
             theirs = words(n)
-            if replaced_part(mine, theirs) or added_part(mine, theirs):
+            if replaced_part(mine, theirs) or added_part(mine, theirs) or (
+                    name and replaced_by_run(name, theirs)):
                 return True
             if len(theirs) >= 2 and len(mine) >= 2 and n != "".join(mine) and (
                     theirs[0] == mine[0] or theirs[-1] == mine[-1]):
@@ -217,7 +230,7 @@ class Defs:
                     self.is_new(d.path) and mirrors(d.path, path)):
                 continue
             facts = (self._base_facts(path)
-                     if self._may_follow(mine, self._base_text(path)) else None)
+                     if self._may_follow(mine, self._base_text(path), d.value) else None)
             for t in facts.tokens if facts is not None else ():
                 if t.role == "def" and (t.decl, t.scope, t.owner) == group:
                     yield t, f"{path}:{t.line}"
@@ -259,22 +272,108 @@ class Defs:
         kin = [(t, f"{self._at_base(d.path)}:{line}")
                for t, line in self._base_defs().get(d.path, ()) if d.owner and t.owner == d.owner
                ] + [(t, f"{self._at_base(d.path)}:{t.line}") for t in removed]
+        owned = self._owned(d)
+        loose = set()  # a run for one part: after the nearer forms
         for t, at in members:
             theirs = words(t.value)
             word = replaced_part(mine, theirs) or added_part(mine, theirs)
+            if not word and (word := replaced_by_run(d.value, theirs)):
+                loose.add(t.value)
             if word and t.value not in out:
                 made = self._gold_defines(word, d)
                 out[t.value] = Sibling(name=t.value, at=at, word=word,
-                                       base_at=_witnessed(mine, theirs, kin + members),
+                                       base_at=_witnessed(mine, theirs, kin + members)
+                                       or _fielded(mine, theirs, owned),
                                        why=_numbered(mine, word, members)
-                                       or (f"a name the gold defines at {made}" if made else ""))
+                                       or (f"a name the gold defines at {made}" if made else "")
+                                       or _renamed_word(word, d, removed))
+        for sib in self._parallel_owner(d) + self._tested(d) + self._spelled_by_string(d):
+            out.setdefault(sib.name, sib)
         for sib in self._affixed(d, members):
             if sib.name not in out or (sib.base_at or sib.why) and not (
                     out[sib.name].base_at or out[sib.name].why):
                 out[sib.name] = sib
         # Those that say where their word comes from first: only MAX_LOCATIONS are kept.
-        return sorted(out.values(), key=lambda s: (s.word != "", not (s.base_at or s.why),
+        return sorted(out.values(), key=lambda s: (s.word != "", s.name in loose,
+                                                   not (s.base_at or s.why),
                                                    loc_key(s.at)))[:MAX_LOCATIONS]
+
+    def _owned(self, d: Occ) -> list[tuple[Any, str]]:
+        """(definition, "path:line") of the members the base gives `d`'s owner (a type's
+        fields and methods), in the gold's files and the files of their folders."""
+        if not d.owner:
+            return []
+        out = [(t, f"{self._at_base(path)}:{line}") for path, toks in self._base_defs().items()
+               for t, line in toks if t.owner == d.owner]
+        folder = d.path.rpartition("/")[0]
+        for path in self.mirrors:
+            if path.rpartition("/")[0] != folder or d.owner not in (self._base_text(path) or ""):
+                continue
+            facts = self._base_facts(path)
+            out += [(t, f"{path}:{t.line}") for t in (facts.tokens if facts else ())
+                    if t.role == "def" and t.owner == d.owner]
+        return out
+
+    def _parallel_owner(self, d: Occ) -> list[Sibling]:
+        """A member of a type whose name is `d`'s type's with one part replaced, renamed the
+        same way (`_MaxLengthValidator.max_length` for `_MinLengthValidator.min_length`,
+        `ZodDefault.removeDefault` for `ZodCatch.removeCatch`): the type's name gives it."""
+        if not d.owner:
+            return []
+        mine, own = words(d.value), words(d.owner)
+        out = []
+        for path, toks in self._base_defs().items():
+            for t, line in toks:
+                if not t.owner or t.owner == d.owner or t.decl != d.decl \
+                        or t.scope != d.scope.replace(d.owner, t.owner, 1):
+                    continue
+                theirs_owner = words(t.owner)
+                new = replaced_part(own, theirs_owner)
+                if not new:
+                    continue
+                old = theirs_owner[own.index(new)] if own.count(new) == 1 else ""
+                theirs = words(t.value)
+                if old and old in theirs and [new if w == old else w for w in theirs] == mine:
+                    out.append(Sibling(name=t.value, at=f"{self._at_base(path)}:{line}",
+                                       why=f"a member of `{t.owner}` renamed as `{d.owner}` "
+                                           "renames its type"))
+        return out[:1]
+
+    def _tested(self, d: Occ) -> list[Sibling]:
+        """A test at base named after the name (`testParseString` for `parseString`,
+        `test_min_length` for `min_length`): the base's own tests spell it."""
+        mine = words(d.value)
+        if len(mine) < 2:
+            return []
+        want = ["test", *mine]
+        for path, img in sorted(self.test.images.items()):
+            text = None if img.new_file else self.read(path) if self.read else None
+            if text is None or d.value.lower() not in text.lower():
+                continue
+            for n in sorted(self._names_in(text)):
+                m = re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", text) \
+                    if words(n) == want else None
+                if m:
+                    line = text.count("\n", 0, m.start()) + 1
+                    return [Sibling(name=n, at=f"{path}:{line}", why="a test at base named "
+                                    "after it")]
+        return []
+
+    def _spelled_by_string(self, d: Occ) -> list[Sibling]:
+        """A whole literal of `d`'s file at base that holds its words, three or more, in
+        order (`"Failed to parse rpm -qf line: %s"` for a new `parseRpmQfLine`): a helper
+        named after what the code already says it does."""
+        mine = words(d.value)
+        img = self.gold.images.get(d.path)
+        text = self._base_text(d.path) if img is not None and not img.new_file else None
+        if len(mine) < 3 or text is None or d.path not in self.diffs:
+            return []
+        run = re.compile(r"(?<![A-Za-z0-9])" + r"[^A-Za-z0-9]*".join(map(re.escape, mine))
+                         + r"(?![a-z0-9])", re.I)
+        for literal, line in self._base_literals(d.path, text, lambda v: bool(run.search(v))):
+            return [Sibling(name=literal, at=f"{self._at_base(d.path)}:{line}",
+                            why="its words, in this order, are a string the base has")]
+        return []
 
     def _affixed(self, d: Occ, members: list[tuple[Any, str]]) -> list[Sibling]:
         """`d` as the affix two members of its group or more share, around new words: the
@@ -402,18 +501,23 @@ class Defs:
             for found, line in self._base_strings(path, text, ones):
                 word = replaced_part(mine, words(found))
                 if word and found not in out:
-                    out[found] = Sibling(name=found, word=word,
+                    # A word only respelled needs none (`behaviour` -> `behavior`).
+                    edit = _one_edit(_RUN.findall(constant), _RUN.findall(found))
+                    respelled = edit is not None and not edit[0]
+                    out[found] = Sibling(name=found, word="" if respelled else word,
                                          at=f"{self._at_base(path)}:{line}",
-                                         why=self._named_by_scope(word, gs))
+                                         why=edit[1] if edit and respelled
+                                         else self._named_by_scope(word, gs))
         if len(out) < MAX_LOCATIONS:
             for path in sorted({o.path for o in gs}):
-                for sib in self._shaped(constant, path) + self._respelled(constant, path):
+                for sib in (self._shaped(constant, path) + self._respelled(constant, path)
+                            + self._edited(constant, path) + self._joined(constant, path)):
                     out.setdefault(sib.name, sib)
             # A fixed segment of a longer gold string follows what that string follows
             # (`" in route labels"` of `"invalid label name %q in route labels"`, built on
             # the base's `"invalid label name %q"`).
             for o in sorted({o for o in gs if o.value != constant}, key=lambda o: o.where):
-                for sib in self._shaped(o.value, o.path):
+                for sib in self._shaped(o.value, o.path) + self._edited(o.value, o.path):
                     out.setdefault(sib.name, sib)
         # One word replaced is the nearest form: those first, then the looser shapes, each
         # by place (only MAX_LOCATIONS are kept).
@@ -454,6 +558,60 @@ class Defs:
                 rest = constant.replace(literal, " ", 1)
                 word = " ".join(rest.split()) or rest
             out.append(Sibling(name=literal, word=word, at=f"{self._at_base(path)}:{line}"))
+        return out
+
+    def _edited(self, constant: str, path: str) -> list[Sibling]:
+        """Whole literals of a gold file at base that `constant` is with one small edit, at
+        least MIN_KEPT of their words kept around it in order (placeholders aside): a run of
+        one to three words replaced by one word, or one word by two or three (`word`: what
+        `constant` has there: `"%s is not a valid UUID value"` beside `"%s is not a valid
+        floating point value"`; `"Invalid nesting limit: "` beside `"Invalid version: "`);
+        one word added (`word`: it) or taken out (`"... was in: {choices}"` beside `"... was
+        not in: {choices}"`: no word, `why` says which); or one word respelled
+        (`behaviour` -> `behavior`)."""
+        img = self.gold.images.get(path)
+        text = self._base_text(path) if img is not None and not img.new_file else None
+        mine = _RUN.findall(PLACEHOLDER.sub(" ", constant))
+        if text is None or path not in self.diffs or len(mine) < 2:
+            return []
+        low = {w.lower() for w in mine}
+
+        def keep(v: str) -> bool:
+            # Cheap first: it shares a word with `constant`, most of them for a long one.
+            return v != constant and len({w.lower() for w in _RUN.findall(v)} & low) \
+                >= (1 if len(mine) <= MIN_KEPT else MIN_KEPT)
+        out = []
+        skeleton = _SPAN.sub("\0", constant)
+
+        def edited(literal: str) -> tuple[str, str] | None:
+            theirs = _RUN.findall(PLACEHOLDER.sub(" ", literal))
+            # A short message keeps its punctuation and first word: `"Invalid version: "`.
+            short = (_SPAN.sub("\0", literal) == skeleton and theirs[:1] == mine[:1])
+            return _one_edit(mine, theirs, 1 if short else MIN_KEPT)
+        for literal, line in self._base_literals(path, text, keep):
+            edit = edited(literal)
+            if edit is not None:
+                word, why = edit
+                out.append(Sibling(name=literal, word=word, why=why,
+                                   at=f"{self._at_base(path)}:{line}"))
+        return out
+
+    def _joined(self, constant: str, path: str) -> list[Sibling]:
+        """Adjacent literals of a gold file at base that the code joins into one text
+        holding `constant` (`" does not satisfy bounds" + " for type variable "`): the
+        output the base already builds, whole or with a word edited."""
+        img = self.gold.images.get(path)
+        text = self._base_text(path) if img is not None and not img.new_file else None
+        if text is None or path not in self.diffs or len(constant) < MIN_BUILT_ON:
+            return []
+        out = []
+        for m in _JOINED.finditer(text):
+            parts = [q[1:-1] for q in _PIECE.findall(m.group())]
+            whole = "".join(parts)
+            if constant in whole and not any(constant in p for p in parts):
+                line = text.count("\n", 0, m.start()) + 1
+                out.append(Sibling(name=whole, at=f"{self._at_base(path)}:{line}",
+                                   why="the text the base builds from adjacent literals"))
         return out
 
     def _respelled(self, constant: str, path: str) -> list[Sibling]:
@@ -555,9 +713,51 @@ def _body_start(text: str) -> int:
 
 
 _RUN = re.compile(r"[A-Za-z0-9]+")  # a word of a string, as `text_siblings` swaps one
+MIN_KEPT = 4  # words a string edited once (`_one_edit`) keeps of its sibling, at least
+_SPAN = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # words and the blanks between them
+# One-line literals joined by `+` (or set side by side, as Python and C join them).
+_PIECE = re.compile(r""""(?:[^"\\\n])*"|'(?:[^'\\\n])*'""")
+_JOINED = re.compile(rf"(?:{_PIECE.pattern})(?:[ \t]*\+?[ \t]*\n?[ \t]*\+?[ \t]*"
+                     rf"(?:{_PIECE.pattern}))+")
 _QUOTED = re.compile(r"([\"'`])((?:(?!\1)[^\n\\])+)\1")  # a one-line literal, no escapes
 MIN_BUILT_ON = 8  # a base literal at least this long that a new string extends
 _NAME_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # as prose.words
+
+
+def _one_edit(new: list[str], old: list[str], kept: int = MIN_KEPT
+              ) -> tuple[str, str] | None:
+    """(word, why) when the words `new` are `old` with one small edit and at least `kept`
+    words kept (see `Defs._edited`); None otherwise."""
+    n = min(len(new), len(old))
+    p = next((i for i in range(n) if new[i] != old[i]), n)
+    q = next((i for i in range(n - p) if new[-1 - i] != old[-1 - i]), n - p)
+    mid_new, mid_old = new[p:len(new) - q], old[p:len(old) - q]
+    if p + q < kept or (not mid_new and not mid_old):
+        return None
+    if not mid_new and len(mid_old) == 1:
+        return "", f"with `{mid_old[0]}` taken out"
+    if not mid_old and len(mid_new) == 1:
+        # Glue needs no source (`allowed` -> `are allowed`); another word, the prose's.
+        return ("", f"with `{mid_new[0]}` added") if mid_new[0].lower() in STOPWORDS \
+            else (mid_new[0], "")
+    if len(mid_new) == 1 and len(mid_old) == 1 and _respelling(mid_new[0], mid_old[0]):
+        return "", f"with `{mid_old[0]}` respelled `{mid_new[0]}`"
+    if len(mid_new) == 1 and 1 <= len(mid_old) <= 3 or len(mid_old) == 1 and \
+            2 <= len(mid_new) <= 3:
+        return " ".join(mid_new), ""
+    return None
+
+
+def _respelling(a: str, b: str) -> bool:
+    """One letter added, dropped or changed in a word of five letters or more (`behaviour`,
+    `behavior`), case aside."""
+    a, b = a.lower(), b.lower()
+    if min(len(a), len(b)) < 5 or a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def added_part(new: list[str], old: list[str]) -> str:
@@ -625,6 +825,44 @@ def _witnessed(mine: list[str], theirs: list[str], pool: list[tuple[Any, str]]) 
                 if w[:j] + w[j + 1:] in names:
                     return at
     return ""
+
+
+def replaced_by_run(name: str, old: list[str]) -> str:
+    """The two or three parts of `name`, as it spells them, that take the place of exactly
+    one part of `old` (at least two parts), the rest the same ("" if none):
+    `GenPowerShellCompletion` beside `GenBashCompletion` -> `PowerShell`."""
+    spans = [m.span() for m in _NAME_PART.finditer(name)]
+    new = [name[a:b].lower() for a, b in spans]
+    k = len(new) - len(old)
+    if len(old) < 2 or k not in (1, 2):
+        return ""
+    p = next((i for i in range(len(old)) if new[i] != old[i]), len(old))
+    if p == len(old) or new[p + k + 1:] != old[p + 1:] or new[p] == old[p]:
+        return ""
+    return name[spans[p][0]:spans[p + k][1]]
+
+
+def _fielded(mine: list[str], theirs: list[str], owned: list[tuple[Any, str]]) -> str:
+    """Where the base has the word the new name puts in its sibling's, as a member of the
+    same type that also has the sibling's word ("" if not): `ResetCommands` beside
+    `ResetFlags` when the type has the fields `commands` and `flags`."""
+    if len(mine) != len(theirs):
+        return ""
+    diff = [i for i, (a, b) in enumerate(zip(mine, theirs, strict=True)) if a != b]
+    if len(diff) != 1:
+        return ""
+    names = {tuple(words(t.value)): at for t, at in owned}
+    new, old = (mine[diff[0]],), (theirs[diff[0]],)
+    return names[new] if new in names and old in names else ""
+
+
+def _renamed_word(word: str, d: Occ, removed: list[Any]) -> str:
+    """The reason when `word` is a part of a definition the gold renames (removes) in the
+    new name's file: `JsonTreeWriter` beside `JsonTreeReader`, renamed from
+    `JsonElementWriter`."""
+    found = next((t for t in removed if t.value != d.value and word in words(t.value)
+                  and (t.decl, t.scope, t.owner) == (d.decl, d.scope, d.owner)), None)
+    return f"a word of `{found.value}`, which the gold renames" if found else ""
 
 
 def replaced_part(new: list[str], old: list[str]) -> str:

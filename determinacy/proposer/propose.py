@@ -25,6 +25,7 @@ from determinacy.proposer.convention import Defs
 from determinacy.proposer.crossing import crossing, dotted_names
 from determinacy.proposer.generated import derivation, input_tokens
 from determinacy.proposer.graded import graded, grades
+from determinacy.proposer.imports import foreign
 from determinacy.proposer.occurrences import Occ, locations, read_side
 from determinacy.proposer.patches import FileDiff, parse_patch
 from determinacy.proposer.testdata import gold_test_data, only_in_test_data
@@ -120,6 +121,10 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
     inputs = sorted({o.value for o in test.occs if o.kind == "string" and not o.asserting
                      and o.language})
     generator_inputs = input_tokens(made)
+    manifests = [img.text for side in (gold, test) for p, img in side.images.items()
+                 if p.rsplit("/", 1)[-1] == "package.json"]
+    root = read("package.json") if read else None
+    imported = foreign(test.images, read, manifests + ([root] if root else []))
     candidates = []
     for constant in sorted(g_by.keys() & t_by.keys()):
         gs, ts = g_by[constant], t_by[constant]
@@ -127,6 +132,12 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         graded_ts = [o for o in ts if graded_ids[o]]
         defuse, rule = (crossing(gs, graded_ts or ts) if kind == "identifier"
                         else ("", "literal"))
+        outside = sorted({imported[(o.path, o.value)] for o in graded_ts or ts
+                          if (o.path, o.value) in imported})
+        if kind == "identifier" and outside and all((o.path, o.value) in imported
+                                                    for o in graded_ts or ts):
+            # The test's name is another module's, whatever the gold defines.
+            defuse, rule = "none", f"imported by the test from `{outside[0]}`, not the gold's"
         if not any(graded_ids[o] for o in ts):
             rule = judged.why_not(ts)
         c = _candidate(constant, kind, gs, ts, defuse, rule, graded_ids, min_length, defs,
