@@ -75,7 +75,7 @@ STOPWORDS = frozenset(
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
 # The verbs a name puts before what the prose calls a thing (`SetDefaultShellCompDirective`
 # for "the default ShellCompDirective"): the language's accessor and toggle idiom.
-_ACCESSORS = frozenset("set get is has enable disable with add remove new".split())
+ACCESSORS = frozenset("set get is has enable disable with add remove new".split())
 # A name with a wildcard: at least three characters of name around one or more `*`.
 _WILDCARD = re.compile(r"(?<![\w*])(?=[\w*]*\w{3})(?:\w+\*[\w*]*|\*\w[\w*]*)(?![\w*])")
 # Glue, and the modal words a message adds to what the prose says ("x must be y" for "x is
@@ -204,7 +204,7 @@ class Prose:
             return "words, glue aside"
         if not _NAME.fullmatch(constant) and self._swapped(w):
             return "words, one replaced by another of the prose"
-        if _NAME.fullmatch(constant) and len(w) >= 3 and w[0] in _ACCESSORS and (
+        if _NAME.fullmatch(constant) and len(w) >= 3 and w[0] in ACCESSORS and (
                 f" {' '.join(w[1:])} " in self.joined or self._said(w[1:])):
             return "words, with an accessor's prefix"
         return ""

@@ -157,6 +157,8 @@ def test_a_range_is_read_at_the_release_it_gave_on_the_base_commits_date(
     assert ("dependencies: 1 pinned package (widgetlib@1.0.0), 1 file; 1 of them unpinned, read "
             "at the newest release their range admitted on 2020-01-01 00:00 UTC (the base "
             "commit's date)") in receipt, receipt
+    verified = audit.invoke("verify", str(cfg), "--store", str(audit.store))
+    assert verified.exit_code == 0 and "CONFIRMED" in verified.output, verified.output
     # Found once per (package, range, date): with the index gone the store still knows.
     before = audit.files("bench")
     (simple / "widgetlib" / "index.json").unlink()

@@ -1000,6 +1000,12 @@ def convention_cases(lang: str) -> list[Case]:
           ("negative", "does not satisfy kinds for type parameter",
            Want(kind="string", convention=""))),
          "Reformat the code.")
+    # An accessor verb before a whole name the base has (`isHTTPError`, class `HTTPError`).
+    case("accessor-base-name", _TYPE.get(lang, "export class HTTPError extends Error {}\n"),
+         [(n("Is", "HTTP", "Error"), "h"), (n("Is", "Quota", "Error"), "q")],
+         (("positive", n("Is", "HTTP", "Error"), Want(convention="before a name the base has")),
+          ("negative", n("Is", "Quota", "Error"), Want(convention=""))),
+         "Add type guards for errors.")
     # A name whose words are a base message's, in order (`parseRpmQfLine`).
     case("spelled-by-string", c(n("Warn", "Msg"), "Failed to parse rpm qf line: %s"),
          [(n("Parse", "Rpm", "Qf", "Line"), "p"), (n("Split", "Rpm", "Qf", "Row"), "s")],

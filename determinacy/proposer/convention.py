@@ -18,7 +18,7 @@ from determinacy.proposer import datafiles
 from determinacy.proposer.occurrences import MAX_LOCATIONS, Occ, Side, loc_key
 from determinacy.proposer.patches import IDENTIFIER, FileDiff, removed_lines, string_literals
 from determinacy.proposer.postimage import base_line
-from determinacy.prose import PLACEHOLDER, STOPWORDS, singulars, words
+from determinacy.prose import ACCESSORS, PLACEHOLDER, STOPWORDS, singulars, words
 from determinacy.records import Sibling
 
 MAX_MIRRORS = 4  # files a new file may mirror (`mirrored`)
@@ -120,9 +120,11 @@ class Defs:
     already had at base (for convention, method §7) and a callable's declaration line."""
 
     def __init__(self, gold: Side, test: Side, diffs: dict[str, FileDiff],
-                 read: Callable[[str], str | None] | None = None, mirrors: Sequence[str] = ()):
+                 read: Callable[[str], str | None] | None = None, mirrors: Sequence[str] = (),
+                 deleted: Sequence[str] = ()):
         self.gold, self.test, self.diffs, self.read = gold, test, diffs, read
         self.mirrors = list(mirrors)
+        self.deleted = sorted(deleted)  # files the gold deletes: all their definitions go
         self.new = {p for s in (gold, test) for p, img in s.images.items() if img.new_file}
         self._base: dict[str, list[tuple[Any, int]]] | None = None
         self._names: dict[str, set[str]] = {}
@@ -286,17 +288,44 @@ class Defs:
                                        or _fielded(mine, theirs, owned),
                                        why=_numbered(mine, word, members)
                                        or (f"a name the gold defines at {made}" if made else "")
-                                       or _renamed_word(word, d, removed))
-        for sib in self._parallel_owner(d) + self._tested(d) + self._spelled_by_string(d):
+                                       or self._renamed_word(word, d))
+        for sib in (self._parallel_owner(d) + self._tested(d) + self._spelled_by_string(d)
+                    + self._accessor_of(d)):
             out.setdefault(sib.name, sib)
         for sib in self._affixed(d, members):
             if sib.name not in out or (sib.base_at or sib.why) and not (
                     out[sib.name].base_at or out[sib.name].why):
                 out[sib.name] = sib
         # Those that say where their word comes from first: only MAX_LOCATIONS are kept.
-        return sorted(out.values(), key=lambda s: (s.word != "", s.name in loose,
-                                                   not (s.base_at or s.why),
+        # Case alone first; then those the base or the gold explains, a word's form before
+        # a whole name's (an accessor, a test's name); a run for one part after the rest.
+        return sorted(out.values(), key=lambda s: (bool(s.word or s.why),
+                                                   not (s.base_at or s.why), not s.word,
+                                                   s.name in loose,
                                                    loc_key(s.at)))[:MAX_LOCATIONS]
+
+    def _renamed_word(self, word: str, d: Occ) -> str:
+        """The reason when `word` is a part of a definition of `d`'s kind that the gold
+        removes from any of its files and that is gone after it (a rename, a file deleted and
+        written anew): `JsonTreeWriter` beside `JsonTreeReader`, renamed from
+        `JsonElementWriter`."""
+        after = {o.value for o in self.gold.occs if o.role == "def"}
+        pattern = re.compile(rf"[A-Za-z0-9_$]*{re.escape(word)}[A-Za-z0-9_$]*", re.I)
+        gone: list[tuple[str, Any]] = [(p, None) for p in self.deleted]
+        gone += sorted(self.diffs.items())
+        for path, fd in gone:
+            removed = ("".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
+                       if fd is not None else self._base_text(path) or "")
+            if fd is not None and fd.new_file or not pattern.search(removed):
+                continue
+            facts = self._base_facts(path)
+            lines = removed_lines(fd) if fd is not None else None
+            for t in facts.tokens if facts is not None else ():
+                if t.role == "def" and (lines is None or t.line in lines) and t.value != d.value \
+                        and word in words(t.value) and t.value not in after \
+                        and (t.decl, t.scope, t.owner) == (d.decl, d.scope, d.owner):
+                    return f"a word of `{t.value}`, which the gold renames"
+        return ""
 
     def _owned(self, d: Occ) -> list[tuple[Any, str]]:
         """(definition, "path:line") of the members the base gives `d`'s owner (a type's
@@ -338,6 +367,20 @@ class Defs:
                                        why=f"a member of `{t.owner}` renamed as `{d.owner}` "
                                            "renames its type"))
         return out[:1]
+
+    def _accessor_of(self, d: Occ) -> list[Sibling]:
+        """An accessor verb before a whole name of two words or more that the base has
+        (`isHTTPError` with a class `HTTPError` at base, `get_user_name` with `UserName`):
+        the language's idiom for a guard, getter or setter of that thing."""
+        spans = [m.span() for m in _NAME_PART.finditer(d.value)]
+        if len(spans) < 3 or d.value[:spans[0][1]].lower() not in ACCESSORS:
+            return []
+        rest = d.value[spans[1][0]:]
+        at = self._name_at(rest)
+        if not at:
+            return []
+        verb = d.value[:spans[0][1]]
+        return [Sibling(name=rest, at=at, why=f"`{verb}` before a name the base has")]
 
     def _tested(self, d: Occ) -> list[Sibling]:
         """A test at base named after the name (`testParseString` for `parseString`,
@@ -854,15 +897,6 @@ def _fielded(mine: list[str], theirs: list[str], owned: list[tuple[Any, str]]) -
     names = {tuple(words(t.value)): at for t, at in owned}
     new, old = (mine[diff[0]],), (theirs[diff[0]],)
     return names[new] if new in names and old in names else ""
-
-
-def _renamed_word(word: str, d: Occ, removed: list[Any]) -> str:
-    """The reason when `word` is a part of a definition the gold renames (removes) in the
-    new name's file: `JsonTreeWriter` beside `JsonTreeReader`, renamed from
-    `JsonElementWriter`."""
-    found = next((t for t in removed if t.value != d.value and word in words(t.value)
-                  and (t.decl, t.scope, t.owner) == (d.decl, d.scope, d.owner)), None)
-    return f"a word of `{found.value}`, which the gold renames" if found else ""
 
 
 def replaced_part(new: list[str], old: list[str]) -> str:

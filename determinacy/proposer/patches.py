@@ -427,6 +427,14 @@ def created_paths(text: str) -> set[str]:
     return set(_CREATED.findall(text.replace("\r\n", "\n")))
 
 
+_DELETED = re.compile(r"^--- a/(.+?)\t?\n\+\+\+ /dev/null\t?$", re.M)
+
+
+def deleted_paths(text: str) -> set[str]:
+    """Paths a patch deletes (`--- a/`, then `+++ /dev/null`), cheaply."""
+    return set(_DELETED.findall(text.replace("\r\n", "\n")))
+
+
 def touched_paths(text: str) -> set[str]:
     """Paths a patch reads or writes at base (old names of renames included), cheaply."""
     return set(_PATH_LINE.findall(text.replace("\r\n", "\n")))

@@ -27,7 +27,7 @@ from determinacy.proposer.generated import derivation, input_tokens
 from determinacy.proposer.graded import graded, grades
 from determinacy.proposer.imports import foreign
 from determinacy.proposer.occurrences import Occ, locations, read_side
-from determinacy.proposer.patches import FileDiff, parse_patch
+from determinacy.proposer.patches import FileDiff, deleted_paths, parse_patch
 from determinacy.proposer.testdata import gold_test_data, only_in_test_data
 from determinacy.records import Candidate, Proposal
 
@@ -114,7 +114,8 @@ def propose(gold_patch: str, test_patch: str, test_paths: Sequence[str], min_len
         g_by[o.value].append(o)
     for o in test.occs:
         t_by[o.value].append(o)
-    defs = Defs(gold, test, {f.path: f for f in made}, read, mirrors)
+    defs = Defs(gold, test, {f.path: f for f in made}, read, mirrors,
+                sorted(p for p in deleted_paths(gold_patch) if not is_doc(p)))
     tables = _table_shapes(gold.occs)
     data = gold_test_data(made, test_files, test, grading, test_paths)
     # Test strings fed in (not asserted) longer than one token: texts the code reads.
