@@ -1332,6 +1332,22 @@ CASES += [
                      "print(\"hello beautiful world\")\n```\n"}),
 ]
 
+# Scratch and benchmark code the gold touches (`playground.ts`, `packages/bench/`) ships
+# nothing: a string only it holds grades nothing; the same string in the source does.
+CASES += [
+    Case("scratch", "typescript",
+         "export function greet(): string {\n  return 'hello beautiful world';\n}\n",
+         "import { greet } from '../src/badge';\n\ntest('new case', () => {\n"
+         "  expect(greet()).toBe('hello beautiful world');\n"
+         "  expect(() => greet()).not.toThrow('stuff went sideways');\n"
+         "  expect(greet()).not.toBe('benched and measured');\n});\n",
+         (("positive", "hello beautiful world", literal()),
+          ("negative-playground", "stuff went sideways", Want(absent=True)),
+          ("negative-bench", "benched and measured", Want(absent=True))),
+         gold_files={"playground.ts": "console.log('stuff went sideways');\n",
+                     "packages/bench/index.ts": "console.log('benched and measured');\n"}),
+]
+
 # An expected message built in a local by pure string building, then asserted, is asserted
 # (one step); a local the test hands to the code under test is its input.
 LOCAL_MSG: Checks = (("positive", "unknown region given", literal()),

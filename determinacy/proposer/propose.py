@@ -54,6 +54,10 @@ _DOC_EXT = (".md", ".mdx", ".rst", ".adoc", ".markdown")
 # what the test feeds in, and no solver is graded on them.
 _DOC_DIR = re.compile(r"(^|/)docs?/")
 _DOC_NAME = re.compile(r"^(changelog|changes|news|history|release[-_ ]?notes)([.-].*)?$", re.I)
+# Scratch and benchmark code a gold may touch beside the fix (`playground.ts`,
+# `packages/bench/`): no solver is graded on it, and nothing ships it.
+_SCRATCH = re.compile(r"(^|/)((playgrounds?|scratch|bench|benchmarks?)/|(playground|scratch)"
+                      r"\.[^/]+$)", re.I)
 
 
 def trivial_reason(constant: str, min_length: int) -> str:
@@ -73,9 +77,10 @@ def trivial_reason(constant: str, min_length: int) -> str:
 
 
 def is_doc(path: str) -> bool:
+    """Documentation, a changelog, or scratch and benchmark code: no part of the fix."""
     name = path.rsplit("/", 1)[-1]
     return (path.lower().endswith(_DOC_EXT) or bool(_DOC_NAME.match(name))
-            or bool(_DOC_DIR.search(path)))
+            or bool(_DOC_DIR.search(path)) or bool(_SCRATCH.search(path)))
 
 
 
