@@ -10,7 +10,7 @@ had. Pure: the registry's release list (version, publish time, yanked) comes in.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
@@ -32,9 +32,18 @@ def newest(ecosystem: str, spec: str, releases: Sequence[Release], before: float
     test = admits(spec)
     if test is None:
         return ""
+    found = _newest(test, releases, before)
+    if not found and ecosystem == "pypi":
+        # pip takes a pre-release when no final release is admitted (black's 19.10b0).
+        found = _newest(_pep440(spec, pre=True), releases, before)
+    return found
+
+
+def _newest(test: Callable[[str], tuple | None] | None, releases: Sequence[Release],
+            before: float) -> str:
     best: tuple[tuple, str] | None = None
     for r in releases:
-        if r.yanked or r.published >= before:
+        if test is None or r.yanked or r.published >= before:
             continue
         order = test(r.version)
         if order is not None and (best is None or order > best[0]):
@@ -44,7 +53,7 @@ def newest(ecosystem: str, spec: str, releases: Sequence[Release], before: float
 
 # --- PEP 440 (and Poetry's ^ and ~) --------------------------------------------------------
 
-def _pep440(spec: str):  # noqa: ANN202 - a closure: version -> sort key, or None
+def _pep440(spec: str, pre: bool = False):  # noqa: ANN202 - version -> sort key, or None
     spec = spec.strip()
     text = ",".join(_poetry(part.strip()) for part in spec.split(",")) if spec else ""
     try:
@@ -57,8 +66,8 @@ def _pep440(spec: str):  # noqa: ANN202 - a closure: version -> sort key, or Non
             v = Version(version)
         except InvalidVersion:
             return None
-        # Pre-releases only where the range names one (pip's own rule).
-        if not specs.contains(v, prereleases=specs.prereleases or False):
+        # Pre-releases only where the range names one (pip's own rule), or `pre`.
+        if not specs.contains(v, prereleases=pre or specs.prereleases or False):
             return None
         return (v,)
 
