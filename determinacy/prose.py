@@ -207,7 +207,22 @@ class Prose:
         if _NAME.fullmatch(constant) and len(w) >= 3 and w[0] in ACCESSORS and (
                 f" {' '.join(w[1:])} " in self.joined or self._said(w[1:])):
             return "words, with an accessor's prefix"
+        if _NAME.fullmatch(constant) and len(w) >= 2 and w[0] in ACCESSORS \
+                and self._after_verb(w[0], w[1:]):
+            return "words, after the prose's verb"
         return ""
+
+    def _after_verb(self, verb: str, rest: list[str]) -> bool:
+        """The prose has the accessor `verb` (with any ending) and, among the content words
+        right after it (as many as `rest` has, and one more), every word of `rest`, in any
+        order, each maybe inflected: "Allow setting method name" gives `setName`, "to enable
+        complex key serialization of maps" `enableComplexMapKeySerialization`."""
+        window = len(rest) + 1
+        for i in self._content_at.get(verb, ()):
+            near = self._content[i + 1:i + 1 + window]
+            if all(any(inflections(x) & forms for forms in near) for x in rest):
+                return True
+        return False
 
     def _swapped(self, mine: list[str]) -> bool:
         """A message of four words or more that is a run of the prose's words with one of

@@ -1157,6 +1157,17 @@ OWNER_CASES.append(Case(
                 f"    public int size() {{\n        return {i};\n    }}\n}}\n"
                 for i, k in ((1, "UtcDateTypeAdapter"), (2, "RawDateTypeAdapter"))},
     prose="Add a sample Date type adapter for UTC."))
+OWNER_CASES.append(Case(
+    "convention-marks-renamed", "java",
+    "    public static int $Primitives() {\n        return 1;\n    }\n"
+    "    public static int $Wrappers() {\n        return 2;\n    }\n",
+    "    @Test\n    void newCase() {\n"
+    "        assertEquals(3, Badge.$Primitives() + Badge.$Wrappers());\n    }\n",
+    (("positive", "$Primitives", Want(convention="other `_` or `$` marks")),
+     ("negative", "$Wrappers", Want(convention=""))),
+    at_base="    public static int Primitives() {\n        return 1;\n    }\n",
+    edits=(("    public static int Primitives() {\n        return 1;\n    }\n", ""),),
+    prose="Prefix internal classes with $."))
 CASES += OWNER_CASES
 
 # A name the test imports from another module is that module's, whatever the gold defines:

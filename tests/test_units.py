@@ -92,6 +92,14 @@ def test_prose_states_what_it_names_behind_an_accessor_verb() -> None:
     assert p.match("SetDefaultShellTimeout") == ""  # a word the prose lacks
     assert p.match("SetCommand") == ""  # one word after the verb: any setter
     assert p.match("FetchDefaultShellCompDirective") == ""  # no accessor verb
+    # The verb in the prose, and right after it every other word of the name, in any order.
+    after = "words, after the prose's verb"
+    q = Prose("Add a method to GsonBuilder to enable complex key serialization of maps.")
+    assert q.match("enableComplexMapKeySerialization") == after
+    assert q.match("disableComplexMapKeySerialization") == ""  # another verb
+    assert q.match("enableMethodSerialization") == ""  # "method" is not after "enable"
+    assert Prose("Allow setting method name on the builder.").match("setName") == after
+    assert Prose("Allow setting method name on the builder.").match("setBuilder") == ""
 
 
 def test_prose_gives_the_names_a_wildcard_covers() -> None:

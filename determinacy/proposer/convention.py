@@ -488,22 +488,34 @@ class Defs:
         return ""
 
     def _case_renamed(self, d: Occ) -> list[Sibling]:
-        """Definitions the gold removes, from any of its files, whose name `d` spells with
-        other letter case: the same name exported, unexported or moved (`mustParseURL` gone
-        from `config/config.go`, `MustParseURL` new in `config/common/url.go`)."""
-        pattern = re.compile(rf"(?<![\w$]){re.escape(d.value)}(?![\w$])", re.I)
-        out = []
-        for path, fd in sorted(self.diffs.items()):
-            removed = "".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
-            if fd.new_file or not any(m.group() != d.value for m in pattern.finditer(removed)):
+        """Definitions the gold removes, from any of its files (a deleted one too), whose
+        name `d` spells with other letter case or other `_`/`$` marks around it: the same
+        name exported, unexported, marked internal or moved (`mustParseURL` gone from
+        `config/config.go`, `MustParseURL` new in `config/common/url.go`; `Cache` renamed
+        `$Cache`)."""
+        bare = d.value.strip("_$")
+        if not bare:
+            return []
+        pattern = re.compile(rf"(?<![\w$])[_$]*{re.escape(bare)}[_$]*(?![\w$])", re.I)
+        gone: list[tuple[str, Any]] = [(p, None) for p in self.deleted]
+        for path, fd in [*sorted(self.diffs.items()), *gone]:
+            removed = ("".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
+                       if fd is not None else self._base_text(path) or "")
+            if fd is not None and fd.new_file or not any(
+                    m.group() != d.value for m in pattern.finditer(removed)):
                 continue
             facts = self._base_facts(path)
-            lines = removed_lines(fd)
+            lines = removed_lines(fd) if fd is not None else None
             for t in facts.tokens if facts is not None else ():
-                if t.role == "def" and t.line in lines and t.value != d.value \
-                        and t.value.casefold() == d.value.casefold():
-                    out.append(Sibling(name=t.value, at=f"{self._at_base(path)}:{t.line}"))
-        return out[:1]
+                if t.role == "def" and (lines is None or t.line in lines) \
+                        and t.value != d.value \
+                        and t.value.strip("_$").casefold() == bare.casefold():
+                    # Case alone needs no word; other marks are said (`$Cache` for `Cache`).
+                    why = ("" if t.value.casefold() == d.value.casefold()
+                           else "the same name with other `_` or `$` marks")
+                    return [Sibling(name=t.value, at=f"{self._at_base(path)}:{t.line}",
+                                    why=why)]
+        return []
 
     def _name_at(self, name: str) -> str:
         """`path:line` where a gold file or a related file has a name of the same words as
