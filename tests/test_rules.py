@@ -1168,6 +1168,124 @@ OWNER_CASES.append(Case(
     at_base="    public static int Primitives() {\n        return 1;\n    }\n",
     edits=(("    public static int Primitives() {\n        return 1;\n    }\n", ""),),
     prose="Prefix internal classes with $."))
+# The same forms in the other languages they apply to.
+_JAVA_T = "    @Test\n    void newCase() {\n{}    }\n"
+OWNER_CASES += [
+    Case("convention-parallel-owner", "java",
+         "    static class MinLengthValidator {\n        int minLength = 0;\n"
+         "        int minStride = 1;\n    }\n",
+         _JAVA_T.replace("{}", "        Badge.MinLengthValidator v =\n"
+                         "            new Badge.MinLengthValidator();\n"
+                         "        assertEquals(1, v.minLength + v.minStride);\n"),
+         (("positive", "minLength", Want(convention="renamed as `MinLengthValidator`")),
+          ("negative", "minStride", Want(convention=""))),
+         at_base="    static class MaxLengthValidator {\n        int maxLength = 0;\n    }\n",
+         prose="Add min_len."),
+    *js_like("convention-parallel-owner",
+             "export class MinLengthValidator {\n  minLength = 0;\n  minStride = 1;\n}\n",
+             "import { MinLengthValidator } from '../src/badge';\n\ntest('new case', () => {\n"
+             "  const v = new MinLengthValidator();\n  expect(v.minLength + v.minStride).toBe(1);\n"
+             "});\n",
+             (("positive", "minLength", Want(convention="renamed as `MinLengthValidator`")),
+              ("negative", "minStride", Want(convention=""))),
+             at_base="export class MaxLengthValidator {\n  maxLength = 0;\n}\n\n",
+             prose="Add min_len."),
+    Case("convention-field-kin", "java", "",
+         _JAVA_T.replace("{}", "        Badge.Command c = new Badge.Command();\n"
+                         "        c.resetCommands();\n        c.resetHooks();\n"
+                         "        assertEquals(0, c.flags);\n"),
+         (("positive", "resetCommands", Want(convention="a name the base has beside it")),
+          ("negative", "resetHooks", Want(convention=""))),
+         at_base="    static class Command {\n        int flags = 0;\n        int[] commands;\n"
+                 "        void resetFlags() {\n            flags = 0;\n        }\n    }\n",
+         edits=(("        void resetFlags() {\n",
+                 "        void resetCommands() {\n            commands = null;\n        }\n"
+                 "        void resetHooks() {\n            flags = 0;\n        }\n"
+                 "        void resetFlags() {\n"),),
+         prose="Reset to a blank slate in tests."),
+    *js_like("convention-field-kin", "",
+             "import { Command } from '../src/badge';\n\ntest('new case', () => {\n"
+             "  const c = new Command();\n  c.resetCommands();\n  c.resetHooks();\n"
+             "  expect(c.flags).toBe(0);\n});\n",
+             (("positive", "resetCommands", Want(convention="a name the base has beside it")),
+              ("negative", "resetHooks", Want(convention=""))),
+             at_base="export class Command {\n  flags = 0;\n  commands = [];\n\n"
+                     "  resetFlags() {\n    this.flags = 0;\n  }\n}\n\n",
+             edits=(("  resetFlags() {\n",
+                     "  resetCommands() {\n    this.commands = [];\n  }\n\n"
+                     "  resetHooks() {\n    this.flags = 0;\n  }\n\n  resetFlags() {\n"),),
+             prose="Reset to a blank slate in tests."),
+    Case("convention-renamed-word", "go",
+         "type JsonTreeWriter struct{}\ntype JsonTreeStamper struct{}\n",
+         "func TestNew(t *testing.T) {\n    assert.NotNil(t, &JsonTreeWriter{})\n"
+         "    assert.NotNil(t, &JsonTreeStamper{})\n}\n",
+         (("positive", "JsonTreeWriter", Want(convention="which the gold renames")),
+          ("negative", "JsonTreeStamper", Want(convention=""))),
+         at_base="type JsonTreeReader struct{}\ntype JsonElementWriter struct{}\n\n",
+         edits=(("type JsonElementWriter struct{}\n\n", ""),), prose="Graphs."),
+    Case("convention-renamed-word", "java",
+         "    static class JsonTreeWriter {}\n    static class JsonTreeStamper {}\n",
+         _JAVA_T.replace("{}", "        assertNotNull(new Badge.JsonTreeWriter());\n"
+                         "        assertNotNull(new Badge.JsonTreeStamper());\n"),
+         (("positive", "JsonTreeWriter", Want(convention="which the gold renames")),
+          ("negative", "JsonTreeStamper", Want(convention=""))),
+         at_base="    static class JsonTreeReader {}\n    static class JsonElementWriter {}\n",
+         edits=(("    static class JsonElementWriter {}\n", ""),), prose="Graphs."),
+    *js_like("convention-renamed-word",
+             "export class JsonTreeWriter {}\nexport class JsonTreeStamper {}\n",
+             "import { JsonTreeStamper, JsonTreeWriter } from '../src/badge';\n\n"
+             "test('new case', () => {\n  expect(new JsonTreeWriter()).toBeTruthy();\n"
+             "  expect(new JsonTreeStamper()).toBeTruthy();\n});\n",
+             (("positive", "JsonTreeWriter", Want(convention="which the gold renames")),
+              ("negative", "JsonTreeStamper", Want(convention=""))),
+             at_base="export class JsonTreeReader {}\nexport class JsonElementWriter {}\n\n",
+             edits=(("export class JsonElementWriter {}\n\n", ""),), prose="Graphs."),
+    Case("convention-marks-renamed", "python",
+         "def _primitives():\n    return 1\n\n\ndef _wrappers():\n    return 2\n",
+         "def test_new():\n    from pkg.core import _primitives, _wrappers\n\n"
+         "    assert _primitives() + _wrappers() == 3\n",
+         (("positive", "_primitives", Want(convention="other `_` or `$` marks")),
+          ("negative", "_wrappers", Want(convention=""))),
+         at_base="def primitives():\n    return 1\n\n\n",
+         edits=(("def primitives():\n    return 1\n\n\n", ""),), prose="Make them private."),
+    *js_like("convention-marks-renamed",
+             "export function $primitives() {\n  return 1;\n}\n"
+             "export function $wrappers() {\n  return 2;\n}\n",
+             "import { $primitives, $wrappers } from '../src/badge';\n\n"
+             "test('new case', () => {\n  expect($primitives() + $wrappers()).toBe(3);\n});\n",
+             (("positive", "$primitives", Want(convention="other `_` or `$` marks")),
+              ("negative", "$wrappers", Want(convention=""))),
+             at_base="export function primitives() {\n  return 1;\n}\n\n",
+             edits=(("export function primitives() {\n  return 1;\n}\n\n", ""),),
+             prose="Prefix internal helpers with $."),
+    Case("convention-mirror-elsewhere", "python", "",
+         "def test_new():\n    from pkg.extras.utc_date_type_adapter import UtcDateTypeAdapter\n"
+         "    from pkg.extras.raw_date_type_adapter import RawDateTypeAdapter\n\n"
+         "    assert UtcDateTypeAdapter().size() + RawDateTypeAdapter().size() == 3\n",
+         (("positive", "UtcDateTypeAdapter", Want(convention="a word of the prose")),
+          ("negative", "RawDateTypeAdapter", Want(convention=""))),
+         base={"pkg/sql/sql_date_type_adapter.py":
+               "class SqlDateTypeAdapter:\n    def size(self):\n        return 0\n"},
+         gold_files={f"pkg/extras/{f}.py": f"class {k}:\n    def size(self):\n"
+                     f"        return {i}\n"
+                     for i, f, k in ((1, "utc_date_type_adapter", "UtcDateTypeAdapter"),
+                                     (2, "raw_date_type_adapter", "RawDateTypeAdapter"))},
+         prose="Add a sample Date type adapter for UTC."),
+    *js_like("convention-mirror-elsewhere", "",
+             "import { UtcDateTypeAdapter } from '../src/extras/UtcDateTypeAdapter';\n"
+             "import { RawDateTypeAdapter } from '../src/extras/RawDateTypeAdapter';\n\n"
+             "test('new case', () => {\n"
+             "  expect(new UtcDateTypeAdapter().size() + new RawDateTypeAdapter().size())"
+             ".toBe(3);\n});\n",
+             (("positive", "UtcDateTypeAdapter", Want(convention="a word of the prose")),
+              ("negative", "RawDateTypeAdapter", Want(convention=""))),
+             base={"src/sql/SqlDateTypeAdapter.ts":
+                   "export class SqlDateTypeAdapter {\n  size() {\n    return 0;\n  }\n}\n"},
+             gold_files={f"src/extras/{k}.ts": f"export class {k} {{\n  size() {{\n"
+                         f"    return {i};\n  }}\n}}\n"
+                         for i, k in ((1, "UtcDateTypeAdapter"), (2, "RawDateTypeAdapter"))},
+             prose="Add a sample Date type adapter for UTC."),
+]
 CASES += OWNER_CASES
 
 # A name the test imports from another module is that module's, whatever the gold defines:
@@ -1192,6 +1310,20 @@ CASES += [
           ("positive", "toStandard", crosses("function"))),
          gold_files={"package.json": '{"devDependencies": {"@standard-schema/spec": "^1"}}\n'}),
 ]
+
+CASES += [Case("foreign-import", lang,
+                "export function isStandardSchema() {\n  return true;\n}\n"
+                "export function toStandard() {\n  return 1;\n}\n",
+                "import { isStandardSchema } from '@standard-schema/spec';\n"
+                "import { toStandard } from '../src/badge';\n\ntest('new case', () => {\n"
+                "  expect(isStandardSchema() && toStandard()).toBe(1);\n});\n",
+                (("negative-package", "isStandardSchema",
+                  Want(defuse="none", rule="imported by the test from `@standard-schema/spec`, "
+                                           "not the gold's")),
+                 ("positive", "toStandard", crosses("function"))),
+                gold_files={"package.json":
+                            '{"devDependencies": {"@standard-schema/spec": "^1"}}\n'})
+          for lang in ("javascript", "tsx")]
 
 # pytest.raises(..., match=...) compares the message; message= (pytest < 5) only printed it.
 CASES.append(Case(
@@ -1357,6 +1489,35 @@ CASES += [
           ("negative-bench", "benched and measured", Want(absent=True))),
          gold_files={"playground.ts": "console.log('stuff went sideways');\n",
                      "packages/bench/index.ts": "console.log('benched and measured');\n"}),
+]
+
+CASES += [
+    Case("scratch", "python", 'def greet():\n    return "hello beautiful world"\n',
+         'def test_new():\n    from pkg.core import greet\n\n'
+         '    assert greet() == "hello beautiful world"\n'
+         '    assert greet() != "stuff went sideways"\n'
+         '    assert greet() != "benched and measured"\n',
+         (("positive", "hello beautiful world", literal()),
+          ("negative-playground", "stuff went sideways", Want(absent=True)),
+          ("negative-bench", "benched and measured", Want(absent=True))),
+         gold_files={"playground.py": 'print("stuff went sideways")\n',
+                     "benchmarks/run.py": 'print("benched and measured")\n'}),
+    Case("scratch", "go", 'func Greet() string {\n    return "hello beautiful world"\n}\n',
+         'func TestNew(t *testing.T) {\n    assert.Equal(t, "hello beautiful world", Greet())\n'
+         '    assert.NotEqual(t, "benched and measured", Greet())\n}\n',
+         (("positive", "hello beautiful world", literal()),
+          ("negative-bench", "benched and measured", Want(absent=True))),
+         gold_files={"bench/main.go": tabs('package main\n\nimport "fmt"\n\nfunc main() {\n'
+                                           '    fmt.Println("benched and measured")\n}\n')}),
+    Case("scratch", "java",
+         '    public static String greet() {\n        return "hello beautiful world";\n    }\n',
+         _JAVA_T.replace("{}", '        assertEquals("hello beautiful world", Badge.greet());\n'
+                         '        assertNotEquals("benched and measured", Badge.greet());\n'),
+         (("positive", "hello beautiful world", literal()),
+          ("negative-bench", "benched and measured", Want(absent=True))),
+         gold_files={"benchmarks/src/main/java/Run.java":
+                     'class Run {\n    void run() {\n'
+                     '        System.out.println("benched and measured");\n    }\n}\n'}),
 ]
 
 # An expected message built in a local by pure string building, then asserted, is asserted
