@@ -311,21 +311,31 @@ class Defs:
         `JsonElementWriter`."""
         after = {o.value for o in self.gold.occs if o.role == "def"}
         pattern = re.compile(rf"[A-Za-z0-9_$]*{re.escape(word)}[A-Za-z0-9_$]*", re.I)
-        gone: list[tuple[str, Any]] = [(p, None) for p in self.deleted]
-        gone += sorted(self.diffs.items())
+        for t, _ in self._removed_defs_anywhere(lambda text: bool(pattern.search(text))):
+            if t.value != d.value and word in words(t.value) and t.value not in after \
+                    and (t.decl, t.scope, t.owner) == (d.decl, d.scope, d.owner):
+                return f"a word of `{t.value}`, which the gold renames"
+        return ""
+
+    def _removed_defs_anywhere(self, may_hold: Callable[[str], bool]
+                               ) -> Iterator[tuple[Any, str]]:
+        """(definition, path) of each definition the gold removes from any of its files, a
+        file it deletes too, read from the whole base file: only files whose removed text
+        `may_hold` accepts are parsed."""
+        gone: list[tuple[str, FileDiff | None]] = sorted(self.diffs.items())
+        gone += [(p, None) for p in self.deleted]
         for path, fd in gone:
+            if fd is not None and fd.new_file:
+                continue
             removed = ("".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
                        if fd is not None else self._base_text(path) or "")
-            if fd is not None and fd.new_file or not pattern.search(removed):
+            if not may_hold(removed):
                 continue
             facts = self._base_facts(path)
             lines = removed_lines(fd) if fd is not None else None
             for t in facts.tokens if facts is not None else ():
-                if t.role == "def" and (lines is None or t.line in lines) and t.value != d.value \
-                        and word in words(t.value) and t.value not in after \
-                        and (t.decl, t.scope, t.owner) == (d.decl, d.scope, d.owner):
-                    return f"a word of `{t.value}`, which the gold renames"
-        return ""
+                if t.role == "def" and (lines is None or t.line in lines):
+                    yield t, path
 
     def _owned(self, d: Occ) -> list[tuple[Any, str]]:
         """(definition, "path:line") of the members the base gives `d`'s owner (a type's
@@ -497,24 +507,13 @@ class Defs:
         if not bare:
             return []
         pattern = re.compile(rf"(?<![\w$])[_$]*{re.escape(bare)}[_$]*(?![\w$])", re.I)
-        gone: list[tuple[str, Any]] = [(p, None) for p in self.deleted]
-        for path, fd in [*sorted(self.diffs.items()), *gone]:
-            removed = ("".join(text for h in fd.raw for tag, text in h.lines if tag == "-")
-                       if fd is not None else self._base_text(path) or "")
-            if fd is not None and fd.new_file or not any(
-                    m.group() != d.value for m in pattern.finditer(removed)):
-                continue
-            facts = self._base_facts(path)
-            lines = removed_lines(fd) if fd is not None else None
-            for t in facts.tokens if facts is not None else ():
-                if t.role == "def" and (lines is None or t.line in lines) \
-                        and t.value != d.value \
-                        and t.value.strip("_$").casefold() == bare.casefold():
-                    # Case alone needs no word; other marks are said (`$Cache` for `Cache`).
-                    why = ("" if t.value.casefold() == d.value.casefold()
-                           else "the same name with other `_` or `$` marks")
-                    return [Sibling(name=t.value, at=f"{self._at_base(path)}:{t.line}",
-                                    why=why)]
+        for t, path in self._removed_defs_anywhere(lambda text: any(
+                m.group() != d.value for m in pattern.finditer(text))):
+            if t.value != d.value and t.value.strip("_$").casefold() == bare.casefold():
+                # Case alone needs no word; other marks are said (`$Cache` for `Cache`).
+                why = ("" if t.value.casefold() == d.value.casefold()
+                       else "the same name with other `_` or `$` marks")
+                return [Sibling(name=t.value, at=f"{self._at_base(path)}:{t.line}", why=why)]
         return []
 
     def _name_at(self, name: str) -> str:
