@@ -99,7 +99,9 @@ def main() -> None:
     """
 
 
-@main.command(context_settings={"ignore_unknown_options": True})
+# Options are its own: a mistyped one is a usage error ("Did you mean"), never a config path
+# or a doit argument; doit's own come after `--`.
+@main.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--limit", type=click.IntRange(min=1), help="Audit only the first N source rows.")
 @store_option
@@ -145,6 +147,9 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     from determinacy.graph import Audit, DeterminacyLoader, prepare
     from determinacy.proposer import pool
 
+    if config is not None and config.startswith("-"):
+        # Only `--` lets one through (`run -- --always`): doit's, never a config path.
+        config, doit_args = None, (config, *doit_args)
     path = find_config(config)
     cfg = load_config(path)
     if pass_no and passes:

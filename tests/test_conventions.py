@@ -362,3 +362,29 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     assert p.returncode == 0 and out.startswith("verdicts: "), text
     assert "cases" in text and "ETA" in text and "51/51" in text, text
     assert "\x1b[" in text  # drawn in place, not a line per task
+
+
+def _cli(*argv: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "determinacy", *argv], capture_output=True,
+                          text=True, cwd=cwd, env=env)
+
+
+def test_run_reads_its_own_options_and_a_typo_is_a_usage_error(tmp_path: Path) -> None:
+    """`run --limt 3` is a usage error naming the option it meant, exit 2: never a config
+    path, never a doit traceback."""
+    p = _cli("run", "--limt", "3", cwd=tmp_path)
+    assert p.returncode == 2, p
+    assert "No such option '--limt'" in p.stderr and "--limit" in p.stderr, p.stderr
+    assert "Traceback" not in p.stderr and "config file not found" not in p.stderr
+    assert not (tmp_path / "store").exists()  # nothing ran
+
+
+def test_an_option_after_the_double_dash_goes_to_doit_never_to_config(tmp_path: Path) -> None:
+    """Without CONFIG, `run -- --always` is the default config with a doit option: the
+    config looked for is $DETERMINACY_CONFIG, not a file named `--always`."""
+    import os
+
+    env = {**os.environ, "DETERMINACY_CONFIG": str(tmp_path / "mine.toml")}
+    p = _cli("run", "--quiet", "--", "--always", cwd=tmp_path, env=env)
+    assert p.returncode == 2, p
+    assert "mine.toml" in p.stderr and "--always" not in p.stderr, p.stderr
