@@ -400,7 +400,7 @@ class Defs:
             return []
         want = ["test", *mine]
         for path, img in sorted(self.test.images.items()):
-            text = None if img.new_file else self.read(path) if self.read else None
+            text = None if img.new_file else self._base_text(path)
             if text is None or d.value.lower() not in text.lower():
                 continue
             for n in sorted(self._names_in(text)):

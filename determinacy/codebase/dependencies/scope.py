@@ -102,14 +102,13 @@ def read(store: Store, cfg: Config, tree: repos.Tree, families: Sequence[str]) -
         registry = _registry(cfg, pin.ecosystem)
         if not pin.version:
             when = _commit_time(tree.git_dir, tree.commit)
-            version, why = _resolved(store, pin, registry, when)
+            version, why, again = _resolved(store, pin, registry, when)
             if not version:
                 # A registry that did not answer is asked again; one that dates nothing, or
                 # a range nothing of that date satisfies, is what it is.
                 out.unread.append(Unread(path=f"{pin.name} ({pin.manifest})",
-                                         why="fetch failed" if why.startswith("!") else
-                                         "not pinned", scope="dependencies",
-                                         detail=why.lstrip("!")))
+                                         why="fetch failed" if again else "not pinned",
+                                         scope="dependencies", detail=why))
                 continue
             pin = pin._replace(version=version, spec=pin.spec or "*")
             out.date = _day(when)
@@ -161,30 +160,30 @@ def _day(when: float) -> str:
     return datetime.fromtimestamp(when, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _resolved(store: Store, pin: Pin, registry: str, before: int) -> tuple[str, str]:
-    """(the newest release `pin.spec` admits published before `before`, ""); else ("", why
-    there is none, starting with "!" when the registry could not be read). Kept on disk
-    once found: releases of a past date do not change."""
+def _resolved(store: Store, pin: Pin, registry: str, before: int) -> tuple[str, str, bool]:
+    """(the newest release `pin.spec` admits published before `before`, "", False); else
+    ("", why there is none, whether the registry could not be read and is asked again). Kept
+    on disk once found: releases of a past date do not change."""
     key = digest(json.dumps([pin.ecosystem, pin.name, pin.spec, registry, before]).encode())
     path = store.root / "packages" / pin.ecosystem / "ranges" / f"{key}.json"
     try:
-        return json.loads(path.read_bytes())["version"], ""
+        return json.loads(path.read_bytes())["version"], "", False
     except (FileNotFoundError, ValueError, KeyError, TypeError):
         pass
     try:
         listed = _releases(pin.ecosystem, pin.name, registry)
     except registries.NoDates as e:
-        return "", str(e)
+        return "", str(e), False
     except registries.FetchError as e:
-        return "", f"!{e}"
+        return "", str(e), True
     version = ranges.newest(pin.ecosystem, pin.spec, listed, before)
     if not version:
         return "", (f"no release of {pin.name} admitted by {pin.spec or 'any version'!r} was "
-                    f"published before {_day(before)}")
+                    f"published before {_day(before)}"), False
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, json.dumps({"name": pin.name, "spec": pin.spec, "before": before,
                                    "version": version}).encode() + b"\n")
-    return version, ""
+    return version, "", False
 
 
 _RELEASES: dict[tuple[str, str, str], list[ranges.Release] | registries.FetchError] = {}
