@@ -1,0 +1,52 @@
+"""Command line: `determinacy run | report | show | export | validate | diff | hints | sql |
+verify | store | score | validity | schemas`. One module per family of commands; this one
+builds the group."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from determinacy import __version__
+from determinacy.cli import read, run, schemas, score, source, store
+from determinacy.cli.common import EXIT_FAILED, EXIT_USAGE, find_config
+from determinacy.cli.run import _term, agent_setups
+from determinacy.errors import DeterminacyError, StoreError
+
+__all__ = ["main", "find_config", "agent_setups", "_term"]
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StoreError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_FAILED)
+        except DeterminacyError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_USAGE)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="determinacy")
+def main() -> None:
+    """Audit a SWE-bench-style benchmark: which graded behaviors does the task text determine?
+
+    Every claim comes with a receipt a skeptic can re-run. Without CONFIG, `run` audits the
+    shipped offline demo benchmark.
+
+    \b
+    Environment:
+      DETERMINACY_STORE   the store folder (--store; default: store)
+      DETERMINACY_RUNS    where reports go (--runs; default: runs)
+    POSIX only (Linux, macOS): the store locks with fcntl.
+    """
+
+
+for command in (run.run, read.report, read.show, source.validate, read.diff, read.hints,
+                read.export, read.sql, read.verify_claims, store.store, score.score_cmd,
+                score.validity, schemas.schemas):
+    main.add_command(command)

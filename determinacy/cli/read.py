@@ -1,0 +1,219 @@
+"""Reading a stored audit: `report`, `show`, `hints`, `diff`, `export`, `sql`, `verify`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from determinacy.cli.common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    formatted,
+    load,
+    open_store,
+    runs_option,
+    store_option,
+)
+from determinacy.config import load_config
+from determinacy.errors import DeterminacyError
+
+
+@click.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@store_option
+@runs_option
+def report(config: str | None, store_dir: str | None, runs_dir: str) -> None:
+    """Regenerate RUNS/<name>/ from the store's tables only: no agent, no git, byte for byte."""
+    from determinacy.reports.render import render
+    from determinacy.score.render import OUTPUTS
+
+    cfg = load(config)
+    click.echo(render(open_store(store_dir, cfg), cfg, Path(runs_dir), OUTPUTS) / "REPORT.md")
+
+
+@click.command()
+@click.argument("config_case", nargs=-1, required=True, metavar="[CONFIG] CASE")
+@store_option
+@runs_option
+def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> None:
+    """Print one case of the stored audit of CONFIG (default: the demo): its receipt
+    (verdict, evidence, the command that re-runs it) and where its materials are. CASE is a
+    case or instance id, or a unique prefix, ending or part of one.
+
+    \b
+    Example:
+      determinacy show examples/swebench-pro.toml vuls-1832b4
+    """
+    from determinacy.reports.query import connect
+    from determinacy.reports.render import find_case, receipt
+
+    if len(config_case) > 2:
+        raise click.UsageError("give [CONFIG] CASE")
+    *config, case = config_case
+    cfg = load(config[0] if config else None)
+    con = connect(open_store(store_dir, cfg), cfg.name)
+    case_id = find_case(con, case)
+    click.echo(receipt(con, case_id), nl=False)
+    folder = Path(runs_dir) / cfg.name / "cases" / case_id
+    click.echo(f"\nMaterials: {folder}/ (RECEIPT.md, spec.md, gold.diff, hidden_test.diff)")
+
+
+@click.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@store_option
+@runs_option
+def hints(config: str | None, store_dir: str | None, runs_dir: str) -> None:
+    """Write RUNS/<name>/hints/<id>.json and .md: the declaration hint of each case (method
+    §7), from the store only. Every run and `report` writes them too."""
+    from determinacy.reports.render import render
+    from determinacy.score.render import OUTPUTS
+
+    cfg = load(config)
+    out = render(open_store(store_dir, cfg), cfg, Path(runs_dir), OUTPUTS) / "hints"
+    click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
+
+
+
+@click.command()
+@click.argument("config_a", type=click.Path(dir_okay=False))
+@click.argument("config_b", type=click.Path(dir_okay=False))
+@store_option
+@click.option("--other-store", type=click.Path(file_okay=False),
+              help="The store of CONFIG_B (default: the same store), e.g. another tool version.")
+def diff(config_a: str, config_b: str, store_dir: str | None, other_store: str | None) -> None:
+    """Compare two stored audits (strict and lenient, two tool versions, two agents): the
+    cases whose verdict differs, the cases only one audited, the claims gained and lost.
+
+    \b
+    Example:
+      determinacy diff examples/demo.toml demo-lenient.toml
+    """
+    from determinacy.reports.query import connect
+    from determinacy.reports.render import compare
+
+    a, b = load_config(config_a), load_config(config_b)
+    con_a = connect(open_store(store_dir, a), a.name)
+    con_b = connect(open_store(other_store or store_dir, b), b.name)
+    click.echo(compare(con_a, con_b, f"{config_a} ({a.name})", f"{config_b} ({b.name})"),
+               nl=False)
+
+
+EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, evidence",
+           "verdicts": "SELECT * FROM verdicts ORDER BY case_id",
+           "candidates": "SELECT * FROM settled ORDER BY case_id, constant"}
+
+
+@click.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--what", type=click.Choice(sorted(EXPORTS)), default="claims", show_default=True,
+              help="claims: every claim with its evidence; verdicts: one row per case; "
+              "candidates: every shared constant and how it was settled.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]),
+              default="jsonl", show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), help="File to write (default: "
+              "stdout; parquet needs a file).")
+@store_option
+def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: str | None) -> None:
+    """Write the stored audit's claims, verdicts or candidates for other tools, sorted, in
+    jsonl, csv or parquet, without writing SQL.
+
+    \b
+    Example:
+      determinacy export my-benchmark.toml --what claims --format csv --out claims.csv
+    """
+
+    from determinacy.reports.query import connect, rows
+
+    cfg = load(config)
+    con = connect(open_store(store_dir, cfg), cfg.name)
+    if fmt == "parquet":
+        if not out:
+            raise click.UsageError("--format parquet needs --out FILE")
+        import pyarrow.parquet as pq  # DuckDB may reach no file (`connect`): pyarrow writes
+
+        pq.write_table(con.sql(EXPORTS[what]).to_arrow_table(), out)
+        return
+    text = formatted(*rows(con, EXPORTS[what]), fmt)
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+
+@click.command()
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("query", required=False)
+@click.option("-f", "--file", "query_file", type=click.File("r", encoding="utf-8"),
+              help="Read the query from this file (or - for stdin).")
+@store_option
+@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
+              default="markdown", show_default=True)
+def sql(config: str | None, query: str | None, query_file: Any, store_dir: str | None,
+        fmt: str) -> None:
+    """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled,
+    settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, commits (a history
+    source's walk), behaviors, agent_witnesses, agent_calls, passes, scores (`determinacy score`).
+    Without QUERY, list the views and their columns."""
+
+    from determinacy.reports.query import connect, rows
+    from determinacy.score.stored import register
+
+    if query is None and config and not config.endswith(".toml") and not Path(config).exists():
+        config, query = None, config  # `determinacy sql "select ..."`: the demo's audit
+    if query_file is not None:
+        if query:
+            raise click.UsageError("give QUERY or --file, not both")
+        query = query_file.read()
+    cfg = load(config)
+    store = open_store(store_dir, cfg)
+    con = connect(store, cfg.name)
+    register(con, store, cfg.name)
+    if not query:
+        query = ("SELECT table_name AS view, string_agg(column_name, ', ' ORDER BY "
+                 "ordinal_position) AS columns FROM information_schema.columns WHERE table_name "
+                 "NOT LIKE 't\\_%' ESCAPE '\\' GROUP BY 1 ORDER BY 1")
+    try:
+        cols, data = rows(con, query)
+    except Exception as e:  # duckdb raises many error types; all mean "your query is wrong"
+        raise DeterminacyError(f"query failed: {e}") from None
+    click.echo(formatted(cols, data, fmt), nl=False)
+
+
+@click.command("verify")
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--case", "case_id", help="Verify only the claims of this case.")
+@store_option
+def verify_claims(config: str | None, case_id: str | None, store_dir: str | None) -> None:
+    """Re-check every claim of the stored audit of CONFIG from the raw tasks and the
+    repository, trusting neither the stored search results nor the tool's codebase search.
+
+    Each task is read again from the source (a row that changed since the audit fails). An
+    AIRTIGHT constant must be on an added line of the gold and of the test patch, absent from
+    the prose (case-insensitively, and as a run of its words), and `git grep -F -n -e
+    CONSTANT SHA` must print nothing (AIRTIGHT-PARTIAL: over the readable part). Each verified
+    precedent of a MISDETERMINED / CODEBASE-PLURAL claim must stand on its line at SHA. A
+    GOLD-TEST-DATA constant must be on an added line of the gold patch's hunk of its file,
+    which the test patch must not write, and on an added line of the test patch. Prints
+    CONFIRMED or FAILED (with the reason) per claim, then a summary.
+
+    \b
+    Exit status:
+      0  every claim confirmed (or there is none)
+      1  some claim FAILED
+      2  usage or config error (no stored audit, an unknown --case)
+    """
+    from determinacy.verify import verify
+
+    cfg = load(config)
+    outcomes = verify(open_store(store_dir, cfg), cfg, case_id)
+    for o in outcomes:
+        click.echo(o.line())
+    failed = sum(not o.confirmed for o in outcomes)
+    click.echo(f"{len(outcomes)} claims: {len(outcomes) - failed} confirmed, {failed} failed")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+

@@ -1,0 +1,117 @@
+"""`determinacy score` and `determinacy validity`: models' results against the audit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from determinacy.cli.common import load, open_store, runs_option, store_option
+
+
+@click.command("score")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every number (scores.json) on stdout instead of SCORES.md's path.")
+@click.option("--validity-revision", "revision", type=click.IntRange(min=0),
+              help="Score at validity revision N (default: the newest; 0: derived from the "
+              "verdicts alone). The same N gives the same scores, byte for byte.")
+@click.option("--errors", "errors_policy", type=click.Choice(["exclude", "fail"]),
+              default="exclude", show_default=True,
+              help="Infrastructure errors: left out of the score and counted apart, or "
+              "counted as failures.")
+@click.option("--missing", "missing_policy", type=click.Choice(["exclude", "fail"]),
+              default="exclude", show_default=True,
+              help="Tasks the results do not name: left out and counted apart, or failures.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the 1,000 random removals the rank stability is compared with.")
+@store_option
+@runs_option
+def score_cmd(config: str, results: tuple[str, ...], as_json: bool, revision: int | None,
+              errors_policy: Any, missing_policy: Any, seed: int, store_dir: str | None,
+              runs_dir: str) -> None:
+    """Score models' per-instance RESULTS against the stored audit of CONFIG (method §9):
+    the all-attempted score, the score on the determinate subset (disputed tasks left out),
+    the sensitivity interval and the wider hypothesis band, pairs compared on their common
+    tasks (exact McNemar), rank stability and the resolve rate by verdict. Writes
+    RUNS/<name>/SCORES.md, scores.json and scores.png, and stores the results and the
+    scores (the `scores` view of `determinacy sql`).
+
+    Each of RESULTS is a SWE-bench harness report (resolved_ids, ...), an experiments
+    results.json (resolved, no_generation, no_logs), a folder of per-instance report.json, or
+    a jsonl of {instance_id, model, result}; the format is detected and named.
+
+    \b
+    Example:
+      determinacy score examples/demo.toml examples/demo/results/*
+    """
+    from determinacy.score import score
+    from determinacy.score.render import scores_json
+
+    cfg = load(config)
+    scores, path, files = score(open_store(store_dir, cfg), cfg, results, Path(runs_dir),
+                                revision, errors_policy, missing_policy, seed)
+    for f in files:
+        click.echo(f"read {f.path}: {f.format}, {len(f.rows)} rows, models "
+                   f"{', '.join(sorted({r.model for r in f.rows}))}", err=True)
+    click.echo(scores_json(scores) if as_json else path, nl=not as_json)
+
+
+class _ConfigFirst(click.Group):
+    """`validity [CONFIG] COMMAND ...`: without CONFIG, the usual default (see find_config)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] in self.commands:
+            args = ["", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_ConfigFirst)
+@click.argument("config", required=False, default="", metavar="[CONFIG]")
+@click.pass_context
+def validity(ctx: click.Context, config: str) -> None:
+    """Task validity, versioned (valid / disputed / broken): each `set` appends a revision,
+    never overwriting one. Revision 0 is derived from the verdicts (every claimable case
+    disputed); `determinacy score --validity-revision N` scores at revision N.
+
+    \b
+    Example:
+      determinacy validity examples/demo.toml set acme__widgets-1 valid --reason "..."
+      determinacy validity examples/demo.toml list
+    """
+    ctx.obj = config or None
+
+
+@validity.command("set")
+@click.argument("instance_id")
+@click.argument("state", type=click.Choice(["valid", "disputed", "broken"]))
+@click.option("--reason", required=True, help="Why (kept with the revision).")
+@click.option("--author", help="Who (default: your user name).")
+@store_option
+@click.pass_obj
+def validity_set(config: str | None, instance_id: str, state: Any, reason: str,
+                 author: str | None, store_dir: str | None) -> None:
+    """Append a revision: INSTANCE_ID is now STATE, for --reason."""
+    from determinacy.score.validity import set_validity
+
+    cfg = load(config)
+    rev, before = set_validity(open_store(store_dir, cfg), cfg.name, instance_id, state, reason,
+                               author)
+    click.echo(f"revision {rev.revision}: {rev.instance_id} is {rev.validity} (was {before}; "
+               f"verdict {rev.verdict})")
+
+
+@validity.command("list")
+@store_option
+@click.pass_obj
+def validity_list(config: str | None, store_dir: str | None) -> None:
+    """Every revision, revision 0 (derived from the verdicts) first."""
+    from determinacy.reports.markdown import md_table
+    from determinacy.score.validity import listing
+
+    cfg = load(config)
+    click.echo(md_table(*listing(open_store(store_dir, cfg), cfg.name)), nl=False)
+
+
