@@ -1,6 +1,7 @@
 """Benchmark configs (TOML) and their validation.
 
-Every error names the file and the dotted key, so a user can fix a config without reading code.
+Every error names the file and the dotted key, and what is valid there (the keys of its table,
+the choices of its value), so a user can fix a config without reading code.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from determinacy.errors import ConfigError
-from determinacy.git import check_transport
+from determinacy.git import check_transport, git_dir_of
 
 # Test code, by git glob pathspec semantics ("**/" matches any leading folders, "*" stays within
 # one path component). Used to keep test files out of the gold side and, under the lenient
@@ -95,7 +96,9 @@ class FieldsCfg(_Base, kw_only=True):
     base_commit: str
     gold_patch: str
     test_patch: str
-    fail_to_pass: str
+    # One column, or several whose test ids are united (in order, each id once): Multi-SWE-bench
+    # grades f2p_tests, s2p_tests and n2p_tests alike.
+    fail_to_pass: str | Annotated[list[str], msgspec.Meta(min_length=1)]
     pass_to_pass: str | None = None
     prose: Annotated[list[str], msgspec.Meta(min_length=1)] = msgspec.field(
         default_factory=lambda: ["problem_statement"]
@@ -145,6 +148,12 @@ class CodebaseCfg(_Base, kw_only=True):
     # registry, or a folder of `npm pack` tarballs), go (a GOPROXY), maven (a repository
     # root); a URL (https://, file://) or a folder. An ecosystem named nowhere is not read.
     dependencies: dict[str, str] = msgspec.field(default_factory=dict)
+    # Submodules read from local mirrors (never fetched by the tool): a key names a submodule by
+    # its path in the repository ("vendor/lib"), by "owner/name:path" for one repository of
+    # several, or by the URL its .gitmodules gives; the value is a local mirror (a bare
+    # repository or a clone) holding the commit the gitlink names. An unmapped submodule is an
+    # unread part of the tree (see policy.unreadable).
+    submodules: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 # The ecosystems `[codebase.dependencies]` may name (codebase/dependencies reads them).
@@ -193,7 +202,9 @@ class Config(_Base, kw_only=True):
     # broken rows are known and reported anyway.
     allow_errors: bool = False
     source: SourceCfg
-    fields: FieldsCfg
+    # None: no [fields] table; the default mapping of a known layout (sources/layouts.py) is
+    # detected from the columns of the rows read (sources.rows.with_fields), named in `layout`.
+    fields: FieldsCfg | None = None
     codebase: CodebaseCfg = CodebaseCfg()
     policy: PolicyCfg = PolicyCfg()
     agent: AgentCfg = AgentCfg()
@@ -204,6 +215,8 @@ class Config(_Base, kw_only=True):
     root: str = "."
     # The config file itself, for error messages. Set by load_config.
     file: str = ""
+    # The layout whose default mapping `fields` is, when the config has no [fields] table.
+    layout: str = ""
 
     def store_dir(self) -> Path:
         return self.resolve(self.store) if self.store else Path("store")
@@ -222,11 +235,33 @@ class Config(_Base, kw_only=True):
         owner, name = split_repo(repo)
         return self.codebase.clone_url.format(owner=owner, name=name)
 
+    def submodule_mirror(self, repo: str, path: str, url: str) -> tuple[str, Path] | None:
+        """The `[codebase] submodules` entry (key, mirror folder) for the submodule of `repo`
+        at `path` whose .gitmodules URL is `url` ("" when unknown): `owner/name:path` first,
+        then the path, then the URL (compared without a trailing `/` or `.git`)."""
+        subs = self.codebase.submodules
+        for key in (f"{repo}:{path}", path):
+            if key in subs:
+                return key, self.resolve(subs[key])
+        if url:
+            want = same_url(url)
+            for key, where in sorted(subs.items()):
+                if submodule_key_kind(key) == "url" and same_url(key) == want:
+                    return key, self.resolve(where)
+        return None
+
+    def submodule_keys(self, repo: str) -> list[str]:
+        """The `[codebase] submodules` keys that may apply to `repo`'s submodules."""
+        return sorted(k for k in self.codebase.submodules
+                      if submodule_key_kind(k) != "repo path" or k.startswith(f"{repo}:"))
+
 
 def mapped_fields(f: FieldsCfg) -> list[tuple[str, str]]:
     """(config key under `fields`, column or dotted path) of every field a task is read from."""
-    keys = ["instance_id", "repo", "base_commit", "gold_patch", "test_patch", "fail_to_pass"]
+    keys = ["instance_id", "repo", "base_commit", "gold_patch", "test_patch"]
     out = [(k, str(getattr(f, k))) for k in keys]
+    out += ([("fail_to_pass", f.fail_to_pass)] if isinstance(f.fail_to_pass, str)
+            else [(f"fail_to_pass[{i}]", c) for i, c in enumerate(f.fail_to_pass)])
     if f.pass_to_pass is not None:
         out.append(("pass_to_pass", f.pass_to_pass))
     if f.images is not None:
@@ -237,6 +272,22 @@ def mapped_fields(f: FieldsCfg) -> list[tuple[str, str]]:
 
 def argv(command: list[str] | str) -> list[str]:
     return shlex.split(command) if isinstance(command, str) else list(command)
+
+
+def submodule_key_kind(key: str) -> str:
+    """What a `[codebase] submodules` key names: a "url" (`scheme://...`, scp-like
+    `user@host:path`, or an absolute local path), a "repo path" (`owner/name:path`) or a
+    "path"."""
+    if "://" in key or key.startswith("/") or re.match(r"^[^/:@]+@[^/:]+:", key):
+        return "url"
+    return "repo path" if ":" in key else "path"
+
+
+def same_url(url: str) -> str:
+    """A submodule URL as keys are compared: no trailing `/` or `.git`, a `file://` URL as
+    its path."""
+    url = url.strip().removeprefix("file://").rstrip("/")
+    return url[:-4] if url.endswith(".git") else url
 
 
 def split_repo(repo: str) -> tuple[str, str]:
@@ -263,6 +314,77 @@ def _key_of(message: str) -> tuple[str, str]:
     return key, text
 
 
+# Keys load_config sets itself: never written in a config.
+_SET_BY_LOAD = ("root", "file", "layout")
+
+
+def _type_at(key: str) -> msgspec.inspect.Type | None:
+    """The type a dotted config key (`policy.absence`, `source.heuristics[0]`) holds."""
+    mi = msgspec.inspect
+    t: mi.Type = mi.type_info(Config)
+    for part in re.sub(r"\[\d+\]", ".[]", key).split(".") if key else []:
+        step: mi.Type | None = None
+        # Of a union (`X | None`, `str | list[str]`), the member this step goes into.
+        for u in t.types if isinstance(t, mi.UnionType) else (t,):
+            if part == "[]" and isinstance(u, mi.ListType):
+                step = u.item_type
+            elif part != "[]" and isinstance(u, mi.DictType):
+                step = u.value_type
+            elif isinstance(u, mi.StructType):
+                step = next((f.type for f in u.fields if f.name == part), None)
+            if step is not None:
+                break
+        if step is None:
+            return None
+        t = step
+    return t
+
+
+def _valid_keys(table: str) -> str:
+    """`[policy] takes: absence, ...`: the keys of the table a key is in."""
+    t = _type_at(table)
+    while isinstance(t, msgspec.inspect.UnionType):
+        t = next((u for u in t.types if isinstance(u, msgspec.inspect.StructType)), None)
+    if not isinstance(t, msgspec.inspect.StructType):
+        return "see README: the config"
+    names = [f.name for f in t.fields if table or f.name not in _SET_BY_LOAD]
+    return f"{f'[{table}]' if table else 'the top level'} takes: {', '.join(names)}"
+
+
+def _explained(key: str, what: str) -> str:
+    """msgspec's message, with what the key may be: the valid keys of its table for an unknown
+    one, the choices for a value that is not one of them."""
+    if what == "unknown key":
+        return f"unknown key; {_valid_keys(key.rpartition('.')[0])}"
+    if what == "missing required key" and key.startswith("fields."):
+        return (f"{what} (or leave the whole [fields] table out: SWE-bench's and SWE-bench "
+                "Pro's columns are mapped by default)")
+    t = _type_at(key)
+    choices = [v for u in (t.types if isinstance(t, msgspec.inspect.UnionType) else (t,))
+               if isinstance(u, msgspec.inspect.LiteralType) for v in u.values]
+    if choices and what.startswith("Invalid enum value"):
+        return f"{what}; one of: {', '.join(repr(c) for c in choices)}"
+    return what
+
+
+def dataset_config(dataset: str, split: str = "test", revision: str | None = None) -> Config:
+    """The config of `run --dataset NAME --split S`: a Hugging Face dataset read with the
+    default mapping its columns match, the store and runs in the current folder. Its name is
+    the dataset's (`SWE-bench_Pro`), with the split unless that is `test` (`SWE-Gym-train`)."""
+    where = f"--dataset {dataset}"
+    if not _REPO_NAME.fullmatch(dataset) or ".." in dataset.split("/"):
+        raise ConfigError(where, "source.hf_dataset", f"{dataset!r} is not a Hugging Face "
+                          "dataset id (owner/name)")
+    if not split or not re.fullmatch(r"[A-Za-z0-9_.-]+", split):
+        raise ConfigError(where, "source.split", f"{split!r} is not a split name")
+    stem = dataset.split("/", 1)[1]
+    name = re.sub(r"[^A-Za-z0-9._-]", "-", stem if split == "test" else f"{stem}-{split}")
+    name = name.lstrip("._-")[:MAX_NAME] or "dataset"
+    return Config(name=name, description=f"Hugging Face dataset {dataset}, split {split}.",
+                  source=SourceCfg(hf_dataset=dataset, split=split, revision=revision),
+                  root=str(Path.cwd()), file=where)
+
+
 def load_config(path: str | Path) -> Config:
     path = Path(path)
     try:
@@ -271,9 +393,9 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(path, "", "config file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(path, "", f"not valid TOML: {e}") from None
-    for key in ("root", "file"):
+    for key in _SET_BY_LOAD:
         if key in raw:
-            raise ConfigError(path, key, "unknown key")
+            raise ConfigError(path, key, f"unknown key; {_valid_keys('')}")
     if isinstance(raw.get("source"), dict) and "git" in raw["source"]:
         # A history row has fixed columns: [fields] may be left out.
         raw.setdefault("fields", dict(HISTORY_FIELDS))
@@ -281,14 +403,14 @@ def load_config(path: str | Path) -> Config:
         cfg = msgspec.convert(raw, Config)
     except msgspec.ValidationError as e:
         key, what = _key_of(str(e))
-        raise ConfigError(path, key, what) from None
+        raise ConfigError(path, key, _explained(key, what)) from None
     if len(cfg.name) > MAX_NAME:
         raise ConfigError(path, "name", f"{len(cfg.name)} characters: at most {MAX_NAME} (it "
                           "names folders and files of the store and runs/)")
     if not re.fullmatch(_NAME[1:-1], cfg.name):
         raise ConfigError(path, "name", f"{cfg.name!r} is not a safe name (letters, digits and "
                           "._- only, starting with a letter or digit); it names folders")
-    for key, column in mapped_fields(cfg.fields):
+    for key, column in mapped_fields(cfg.fields) if cfg.fields is not None else []:
         if not _FIELD_PATH.fullmatch(column):
             raise ConfigError(path, f"fields.{key}",
                               f"{column!r} is not a column name or a dotted path (a.b)")
@@ -315,6 +437,8 @@ def load_config(path: str | Path) -> Config:
             raise ConfigError(path, key, "expected a registry URL or a folder")
         if "://" not in where and not cfg.resolve(where).is_dir():
             raise ConfigError(path, key, f"{where!r} is neither a URL nor a folder")
+    for sub, where in cfg.codebase.submodules.items():
+        _check_submodule(path, cfg, sub, where)
     for i, pattern in enumerate(cfg.policy.test_paths):
         if not pattern or "\n" in pattern:
             raise ConfigError(path, f"policy.test_paths[{i}]", "expected a non-empty glob")
@@ -343,6 +467,25 @@ def load_config(path: str | Path) -> Config:
             raise ConfigError(path, key, f"a path component of {len(long[0].encode())} bytes "
                               "(`" + long[0][:40] + "...`): file systems allow 255")
     return cfg
+
+
+def _check_submodule(path: Path, cfg: Config, sub: str, where: str) -> None:
+    key = f"codebase.submodules.{sub}"
+    form = ('a submodule\'s path ("vendor/lib"), "owner/name:path", or the URL its '
+            ".gitmodules gives")
+    kind = submodule_key_kind(sub)
+    rel = sub.split(":", 1)[1] if kind == "repo path" else sub
+    if kind == "repo path" and not _REPO_NAME.fullmatch(sub.split(":", 1)[0]):
+        raise ConfigError(path, key, f"{sub.split(':', 1)[0]!r} is not owner/name: the key is "
+                          f"{form}")
+    if kind != "url" and (not rel or rel.startswith("/") or rel.endswith("/")
+                          or ".." in rel.split("/") or "" in rel.split("/")):
+        raise ConfigError(path, key, f"{rel!r} is not a path in the repository (relative, no "
+                          f"'..', no trailing '/'): the key is {form}")
+    mirror = cfg.resolve(where) if where.strip() else None
+    if mirror is None or not mirror.is_dir() or git_dir_of(mirror) is None:
+        raise ConfigError(path, key, f"{where!r} is not a local mirror of the submodule (a bare "
+                          "repository or a clone, read in place; submodules are never fetched)")
 
 
 SOURCE_KINDS = ("jsonl", "parquet", "csv", "hf_dataset", "git")

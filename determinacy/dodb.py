@@ -15,6 +15,8 @@ from typing import Any
 from doit.dependency import SqliteDB
 from doit.reporter import ConsoleReporter
 
+from determinacy import causes
+
 
 class WalSqliteDB(SqliteDB):
     desc = "sqlite3, WAL, written through per task"
@@ -76,18 +78,43 @@ def _action_counts() -> tuple[int, int]:
     return sum(STATS.computed.values()), sum(STATS.cached.values())
 
 
-def _cache_hits() -> int:
-    return _action_counts()[1]
-
-
 def _phase(name: str) -> str:
     return name.split(":", 1)[0]
 
 
+# The order phases run in, and are shown in; a phase not named here comes after them.
+ORDER = ("propose", "search", "codebase", "settle", "screen", "witness", "refute", "tables",
+         "report")
+
+
+def _clock(seconds: float) -> str:
+    """A duration for people: `4.2 s`, `3 min 05 s`, `1 h 02 min`."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    m, s = divmod(int(seconds), 60)
+    if m < 60:
+        return f"{m} min {s:02d} s"
+    h, m = divmod(m, 60)
+    return f"{h} h {m:02d} min"
+
+
+def _packed(parts: list[str], width: int = 80) -> list[str]:
+    """`parts` joined by "; " into as few lines of at most `width` columns as they go in."""
+    lines: list[str] = []
+    for p in parts:
+        if lines and len(lines[-1]) + 2 + len(p) <= width:
+            lines[-1] += f"; {p}"
+        else:
+            lines.append(p)
+    return lines
+
+
 class ProgressReporter(ConsoleReporter):
-    """Progress on stderr, counted in cases (a case is done when its last phase, `CASE_PHASE`,
-    is): a live bar with rate and ETA on a terminal (rich), else a line every `EVERY` seconds
-    at most. `QUIET`: none of it, only errors. Stdout is left to the results."""
+    """Progress on stderr, counted as the work is done: each phase's steps done of its total
+    (a step is one phase of one case, one repository's search, the tables, the report), with
+    the rate and ETA of all steps since the run started. On a terminal a live display (rich),
+    a row per phase; else a line every `EVERY` seconds while the run goes, even while one
+    long step runs. `QUIET`: none of it, only errors. Stdout is left to the results."""
 
     desc = "determinacy progress"
     EVERY = 5.0
@@ -97,69 +124,95 @@ class ProgressReporter(ConsoleReporter):
         global LAST
         LAST = self.summary = Summary()
         self.tty = bool(getattr(outstream, "isatty", lambda: False)())
+        self.phases: dict[str, list[int]] = {}  # phase -> [steps done, steps]
+        self.steps = self.done = 0
         self.cases = self.cases_done = 0
         self.start = self.last = time.monotonic()
         self.bar: Any = None
+        self.rows: dict[str, Any] = {}  # phase (and "all") -> its row of the live display
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self.causes_seen: set[str] = set()  # the causes of the errors shown so far
 
     def initialize(self, tasks: dict[str, Any], selected_tasks: list[str]) -> None:
-        self.summary.total = sum(1 for t in tasks.values() if not t.has_subtask)
-        self.cases = sum(1 for t in tasks.values()
-                         if not t.has_subtask and _phase(t.name) == CASE_PHASE)
+        totals: dict[str, int] = {}
+        for t in tasks.values():
+            if not t.has_subtask:
+                totals[_phase(t.name)] = totals.get(_phase(t.name), 0) + 1
+        rank = {p: i for i, p in enumerate(ORDER)}
+        self.phases = {p: [0, totals[p]]
+                       for p in sorted(totals, key=lambda p: (rank.get(p, len(ORDER)), p))}
+        self.summary.total = self.steps = sum(totals.values())
+        self.cases = totals.get(CASE_PHASE, 0)
         self.start = self.last = time.monotonic()
-        if self.tty and not QUIET:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            self.bar = Progress(TextColumn("cases"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-                                TextColumn("ETA"), TimeRemainingColumn(),
-                                TextColumn("{task.fields[note]}"),
-                                console=Console(file=self.outstream), transient=False)
-            self.bar.add_task("cases", total=self.cases or None, rate="", note="")
+        if QUIET:
+            return
+        if self.tty:
+            self.bar = _live(self)
             self.bar.start()
+        else:
+            self._ticker = threading.Thread(target=self._lines, name="progress", daemon=True)
+            self._ticker.start()
 
     def execute_task(self, task: Any) -> None:
         pass
 
-    def _status(self) -> tuple[str, str]:
-        """(rate, the rest of the line): cases per second, then what ran."""
+    def rate_eta(self) -> tuple[float, float, float | None]:
+        """(seconds since the start, steps per second since then, seconds left at that rate)."""
         elapsed = max(time.monotonic() - self.start, 1e-9)
-        rate = self.cases_done / elapsed
-        left = self.cases - self.cases_done
-        eta = f"{left / rate:.0f} s" if rate > 0 else "-"
-        s = self.summary
-        ran = " ".join(f"{k} {v}" for k, v in sorted(s.executed.items()))
-        return (f"{rate:.1f} cases/s",
-                f"ETA {eta} · ran: {ran or '-'} · up to date {s.up_to_date} · "
-                f"errors {s.errors_raised} · cache hits {_cache_hits()}")
+        rate = self.done / elapsed
+        return elapsed, rate, (self.steps - self.done) / rate if rate > 0 else None
+
+    def counts(self) -> str:
+        """Each phase's steps done of its total: `propose 40/51 · search 0/1 · ...`."""
+        return " · ".join(f"{p} {d}/{n}" for p, (d, n) in self.phases.items())
+
+    def status(self) -> str:
+        """Rate, time and ETA of all steps, and the errors so far."""
+        elapsed, rate, eta = self.rate_eta()
+        errors = self.summary.errors_raised
+        return (f"{rate:.1f} steps/s · {_clock(elapsed)} · ETA "
+                f"{_clock(eta) if eta is not None else '-'}"
+                + (f" · {errors} error{'s' if errors != 1 else ''}" if errors else ""))
+
+    def line(self) -> str:
+        """The progress line of a stream that is not a terminal."""
+        return f"[{self.done}/{self.steps} steps, {self.status()}] {self.counts()}"
+
+    def _lines(self) -> None:
+        """A line when one is due, also while no step ends (a long search, an agent call)."""
+        while not self._stop.wait(min(max(self.EVERY, 0.2), 1.0)):
+            with _LOCK:
+                self._due()
+
+    def _due(self) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.EVERY:
+            self.last = now
+            self.outstream.write(self.line() + "\n")
+            self.outstream.flush()
 
     def _tick(self, task: Any, note: str = "") -> None:
-        if _phase(task.name) == CASE_PHASE:
+        phase = _phase(task.name)
+        if phase in self.phases:
+            self.phases[phase][0] += 1
+        self.done += 1
+        if phase == CASE_PHASE:
             self.cases_done += 1
         if QUIET:
             if note:
                 self.outstream.write(f"{note}\n")
             return
-        rate, rest = self._status()
         if self.bar is not None:
-            self.bar.update(self.bar.task_ids[0], completed=self.cases_done, rate=rate,
-                            note=f"errors {self.summary.errors_raised}")
+            if phase in self.rows:
+                self.bar.update(self.rows[phase], completed=self.phases[phase][0])
+            self.bar.update(self.rows["all"], completed=self.done)
             if note:
                 self.bar.console.print(note, markup=False, highlight=False)
             return
-        now = time.monotonic()
         if note:
             self.outstream.write(f"{note}\n")
-        if now - self.last >= self.EVERY:
-            self.last = now
-            self.outstream.write(f"[{self.cases_done}/{self.cases} cases] {rate} · {rest}\n")
+        self._due()
         self.outstream.flush()
 
     def add_success(self, task: Any) -> None:
@@ -169,10 +222,22 @@ class ProgressReporter(ConsoleReporter):
             phase = _phase(task.name)
             self.summary.executed[phase] = self.summary.executed.get(phase, 0) + 1
             err = (task.values or {}).get("error", "")
+            note = ""
             if err:
                 self.summary.errors_raised += 1
                 self.summary.error_lines.append(f"{task.name}: {err}")
-            self._tick(task, f"ERROR {task.name}: {err}" if err else "")
+                note = self._first_of_cause(phase, task.name, err)
+            self._tick(task, note)
+
+    def _first_of_cause(self, phase: str, name: str, err: str) -> str:
+        """One line for the first error of each cause this run ("" for the others: the end
+        of the run counts them by cause, and each receipt has its whole message)."""
+        cause = causes.cause_of(phase, err)
+        if cause.code in self.causes_seen:
+            return ""
+        self.causes_seen.add(cause.code)
+        return (f"ERROR {name}: [{cause.title}] {causes.first_line(err, 200)} (others of "
+                "this cause: counted at the end)")
 
     def skip_uptodate(self, task: Any) -> None:
         if task.has_subtask:
@@ -181,24 +246,63 @@ class ProgressReporter(ConsoleReporter):
             self.summary.up_to_date += 1
             self._tick(task)
 
+    def skip_ignore(self, task: Any) -> None:
+        if not task.has_subtask:
+            with _LOCK:
+                self._tick(task)
+        super().skip_ignore(task)
+
     def add_failure(self, task: Any, fail: Any) -> None:
         with _LOCK:
             self.summary.failed += 1
+            if not task.has_subtask:
+                self._tick(task)
         super().add_failure(task, fail)
 
+    def summary_lines(self) -> list[str]:
+        """What the run did, in lines of at most 80 columns (`--json` has it all)."""
+        s = self.summary.as_dict()
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        parts = [f"{self.cases_done}/{self.cases} cases in {_clock(elapsed)} "
+                 f"({self.cases_done / elapsed:.1f} cases/s)",
+                 f"steps: {s['executed']} run, {s['up_to_date']} up to date, "
+                 f"{s['failed']} failed"]
+        if s["errors_raised"]:
+            parts.append(f"{s['errors_raised']} errors raised")
+        parts.append(f"actions: {s['actions_computed']} computed, {s['actions_cached']} "
+                     "from the cache")
+        if s["repaired"]:
+            parts.append(f"{s['repaired']} damaged store entries found and computed again")
+        return _packed(parts)
+
     def complete_run(self) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join()
         if self.bar is not None:
             self.bar.stop()
         if not QUIET:
-            s = self.summary.as_dict()
-            by = ", ".join(f"{k} {v}" for k, v in s["executed_by_phase"].items())
-            rate, _ = self._status()
-            self.outstream.write(
-                f"{self.cases_done} of {self.cases} cases ({rate}); {s['tasks']} tasks: "
-                f"{s['executed']} executed{f' ({by})' if by else ''}, "
-                f"{s['up_to_date']} up to date, {s['failed']} failed; "
-                f"{s['errors_raised']} errors raised; actions {s['actions_computed']} "
-                f"computed, {s['actions_cached']} from the cache"
-                + (f"; {s['repaired']} damaged store entries found and computed again"
-                   if s["repaired"] else "") + "\n")
+            self.outstream.write("".join(f"{line}\n" for line in self.summary_lines()))
         super().complete_run()
+
+
+def _live(rep: ProgressReporter) -> Any:
+    """The terminal display: a row per phase, then all steps with rate, time and ETA. Drawn
+    at each refresh, so the time moves while a long step runs."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn
+    from rich.table import Column
+    from rich.text import Text
+
+    class Status(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            return Text(rep.status() if task.description == "all" else "")
+
+    width = max(len(p) for p in (*rep.phases, "all"))
+    bar = Progress(TextColumn(f"{{task.description:<{width}}}"), BarColumn(bar_width=24),
+                   MofNCompleteColumn(table_column=Column(justify="right")), Status(),
+                   console=Console(file=rep.outstream), transient=False)
+    for phase, (done, total) in rep.phases.items():
+        rep.rows[phase] = bar.add_task(phase, total=total, completed=done)
+    rep.rows["all"] = bar.add_task("all", total=rep.steps or None, completed=rep.done)
+    return bar

@@ -31,7 +31,7 @@ from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
 from determinacy.errors import StoreError
 from determinacy.proposer import pool
-from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Task
+from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Selection, Task
 from determinacy.reports.tables import (
     TABLES,
     ScopeRow,
@@ -41,8 +41,9 @@ from determinacy.reports.tables import (
     task_row,
     write_tables,
 )
+from determinacy.selection import select
 from determinacy.sources import kinds
-from determinacy.sources.rows import Loaded, load_tasks, locate
+from determinacy.sources.rows import Loaded, load_tasks, locate, with_fields
 from determinacy.store import DamagedObject, Store, atomic_write, digest, write_if_changed
 
 
@@ -53,7 +54,9 @@ class Audit:
     cfg: Config
     store: Store
     runs: Path
+    # Which rows to audit; `limit` is a shorthand for `selection.limit` (which holds it).
     limit: int | None = None
+    selection: Selection = field(default_factory=Selection)
     loaded: Loaded = field(default_factory=Loaded)
     # One per agent pass to run now (empty: the mechanical tier only).
     agents: list[AgentSetup] = field(default_factory=list)
@@ -62,6 +65,11 @@ class Audit:
     _inputs: dict[str, dict[str, str]] = field(default_factory=dict)
     _mirrors: dict[str, str] = field(default_factory=dict)
     _refs_root: str = ""
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.selection.limit is None:
+            self.selection = msgspec.structs.replace(self.selection, limit=self.limit)
+        self.limit = self.selection.limit
 
     def mirror_state(self, repo: str) -> str:
         """What the repository's mirror holds, once per graph load: a mirror completed (or
@@ -120,9 +128,9 @@ class Audit:
             source_digest=self.loaded.source_digest,
             fields={k: path for k, path in mapped_fields(self.cfg.fields)
                     if not k.startswith("prose[")},
-            prose_fields=list(self.cfg.fields.prose),
+            prose_fields=list(self.cfg.fields.prose), fields_layout=self.cfg.layout,
             mirror=self.cfg.codebase.mirror, clone_url=self.cfg.codebase.clone_url,
-            config_file=Path(self.cfg.file).name,
+            config_file=Path(self.cfg.file).name, selection=self.selection,
         )
 
 
@@ -145,15 +153,29 @@ def _code_digest() -> str:
     return digest(b"".join(p.read_bytes() for p in sorted(root.rglob("*.py"))))
 
 
+def source_memo(store: Store, cfg_digest: str, selection: Selection, revision: str,
+                source_digest: str) -> Path:
+    """Where the source as read is kept: named by its bytes' hash with the config, what of
+    it the selection reads and the tool's code. `store gc` keeps the one of each benchmark's
+    last run (from its RunInfo)."""
+    limit = None if selection.chooses else selection.limit
+    key = digest(msgspec.json.encode([__version__, _code_digest(), cfg_digest, limit,
+                                      revision, source_digest]))
+    return store.root / "sources" / key
+
+
 def _read_source(audit: Audit) -> None:
     """The tasks of the source, read once per content: the same bytes under the same config
     and code give the same tasks, so a rerun decodes them instead of parsing every row."""
     cfg, store = audit.cfg, audit.store
     located = locate(cfg)  # once: for a download, listing the files may ask the hub
+    # No [fields] table: the default mapping of the layout the columns match.
+    audit.cfg = cfg = with_fields(cfg, located)
     _, revision, source_digest = located
-    key = digest(msgspec.json.encode([__version__, _code_digest(), config_digest(cfg),
-                                      audit.limit, revision, source_digest]))
-    memo = store.root / "sources" / key
+    # `limit` alone stops the read early; with other criteria it counts the rows they take,
+    # so every row is read (the same read as a full run's).
+    limit = None if audit.selection.chooses else audit.limit
+    memo = source_memo(store, config_digest(cfg), audit.selection, revision, source_digest)
     with contextlib.suppress(OSError, msgspec.DecodeError, ValueError):
         name = memo.read_text().strip()
         data = store.get(name)
@@ -164,7 +186,7 @@ def _read_source(audit: Audit) -> None:
                               source_digest=read.source_digest, mined=read.mined)
         audit._inputs = dict(read.inputs)
         return
-    audit.loaded = load_tasks(cfg, audit.limit, located)
+    audit.loaded = load_tasks(cfg, limit, located)
     read = _SourceRead(tasks=audit.loaded.tasks, errors=audit.loaded.errors,
                        revision=audit.loaded.revision,
                        source_digest=audit.loaded.source_digest,
@@ -174,8 +196,12 @@ def _read_source(audit: Audit) -> None:
 
 
 def prepare(audit: Audit) -> Audit:
-    """Read the source and record what was read: the graph's first, cheap, step."""
+    """Read the source, keep the rows selected, and record them: the graph's first, cheap,
+    step. Raises SelectionError for a selection the source does not satisfy. Holds the
+    store as in use (`Store.share`) for the rest of the run."""
+    audit.store.share()
     _read_source(audit)
+    audit.loaded = select(audit.loaded, audit.selection, audit.cfg.fields.keep)
     manifest = {
         "tasks": sorted([t.case_id, audit.inputs(t)["task"]] for t in audit.loaded.tasks),
         "errors": [msgspec.to_builtins(e) for e in sorted(audit.loaded.errors,

@@ -19,13 +19,11 @@ from pathlib import Path
 import msgspec
 
 from determinacy import languages
-from determinacy.codebase import repos, scopes, search, stdlib
+from determinacy.codebase import repos, search  # scopes, stdlib: where used (no-op runs don't)
 from determinacy.config import Config
 from determinacy.errors import CaseFailure
 from determinacy.paths import exclude_pathspecs
-from determinacy.proposer import imports, pool
-from determinacy.proposer.convention import related
-from determinacy.proposer.patches import created_paths, new_paths, touched_paths
+from determinacy.proposer import pool  # the rest of the proposer: where used (as scopes)
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, is_object_name, seal, write_if_changed
@@ -147,6 +145,10 @@ def excluded(cfg: Config) -> list[str]:
 
 
 def run_propose(store: Store, cfg: Config, task: Task, out: Path) -> Ref:
+    from determinacy.proposer import imports
+    from determinacy.proposer.convention import related
+    from determinacy.proposer.patches import created_paths, new_paths, touched_paths
+
     inputs = task_inputs(store, task)
 
     def body() -> Ref:
@@ -206,6 +208,8 @@ def gold_names(proposal: Proposal) -> list[str]:
 def families(proposal: Proposal) -> list[str]:
     """The standard libraries a case's searched constants may come from: those of the
     languages its candidates are in (by syntax tree, else by the gold file's extension)."""
+    from determinacy.codebase import stdlib
+
     out = set()
     for c in proposal.candidates:
         if c.trivial or not c.graded_by:
@@ -223,6 +227,8 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
     """Search every constant of the repository's cases in one pass over its distinct blobs
     (what the engine has not searched yet). Only warms the engine's cache: each case's
     codebase phase asks for its own answers, and reports its own errors."""
+    from determinacy.codebase import scopes
+
     engine = search.engine(store)
     wants: list[tuple[frozenset[str], list[str]]] = []
     marks: list[str] = []
@@ -271,6 +277,8 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
 
 
 def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: Path) -> Ref:
+    from determinacy.codebase import scopes
+
     if (failed := upstream_error(out, propose_ref)) is not None:
         return failed
     up = read_ref(propose_ref)
@@ -320,6 +328,8 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
 def missing_tests(task: Task, tree: repos.Tree) -> list[str]:
     """FAIL_TO_PASS ids naming a test file that is neither in the tree at base_commit nor
     added by a patch: such a test cannot run."""
+    from determinacy.proposer.patches import new_paths
+
     files = ({e.path for e in tree.entries} | new_paths(task.test_patch)
              | new_paths(task.gold_patch))
     return sorted(i for i in task.fail_to_pass if (f := test_file(i)) and f not in files)

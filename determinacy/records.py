@@ -281,6 +281,23 @@ class CaseResult(Record, kw_only=True):
     scopes: list[ScopeRead] = []  # what absence also held over (`found` left out)
 
 
+class Selection(Record, kw_only=True):
+    """Which of the source's rows a run audited (`run --instance-ids/--repo/--filter/--limit`):
+    the rows every given criterion takes, in source order, the first `limit` of them. All
+    empty: every row. Ids and repositories are kept sorted: the same selection given in
+    another order is the same report."""
+
+    instance_ids: list[str] = []
+    repos: list[str] = []
+    filter: str = ""  # a DuckDB SQL boolean expression over the task's columns
+    limit: int | None = None
+
+    @property
+    def chooses(self) -> bool:
+        """Some criterion besides `limit` (which alone is applied as the source is read)."""
+        return bool(self.instance_ids or self.repos or self.filter)
+
+
 class RunInfo(Record, kw_only=True):
     """What produced a set of tables: printed in REPORT.md and stored with the tables."""
 
@@ -301,12 +318,15 @@ class RunInfo(Record, kw_only=True):
     # Config key -> the column (or dotted path) it was read from; prose fields separately.
     fields: dict[str, str] = {}
     prose_fields: list[str] = []  # in the order they are shown to the solver
+    # The layout whose default mapping `fields` is (no [fields] table); "": the config's.
+    fields_layout: str = ""
     unreadable: str = "error"  # policy for blobs and submodules that cannot be read
     # Where a reader gets each repository, as the config says it ({owner}, {name}): the
     # mirror (relative to the config's folder, `config_file`) when there is one, else the URL.
     mirror: str = ""
     clone_url: str = ""
     config_file: str = ""
+    selection: Selection = msgspec.field(default_factory=Selection)
 
 
 class AgentCall(Record):
@@ -403,7 +423,8 @@ class ResultFile(Record, kw_only=True):
     scores/<benchmark>/results/<blake3 of this record>.json and never rewritten."""
 
     path: str  # as given on the command line
-    format: str  # swebench-report | swebench-experiments | instance-reports | jsonl
+    # swebench-report | swebench-experiments | instance-reports | swebench-pro-eval | jsonl
+    format: str
     source_digest: str  # blake3 of the file's bytes (a folder: of its files' paths and bytes)
     tool_version: str  # the determinacy that read it
     rows: list[ResultRow]
@@ -461,6 +482,11 @@ class ModelScore(Record, kw_only=True):
     partial_credit: float | None  # mean clamp01((F2P passed - P2P regressed) / F2P total)
     partial_determinate: float | None  # the same over the determinate subset
     partial_disputed: float | None  # ... and over the disputed tasks
+    # The same count with no task left out as broken: the benchmark's own number (under the
+    # SWE-bench leaderboard convention, the leaderboard's). None in sets scored before it.
+    benchmark_attempted: int | None = None
+    benchmark_passed: int | None = None
+    benchmark_score: float | None = None
 
 
 class PairScore(Record, kw_only=True):
@@ -522,6 +548,17 @@ class ResultSource(Record, kw_only=True):
     rows: int
 
 
+class ScorePolicy(Record, kw_only=True):
+    """What a score counts a task the results do not name, or name as an error (SCORES.md
+    names it above every table; determinacy/score/policy.py)."""
+
+    convention: Literal["swebench-leaderboard", "attempted-only", "mixed"]  # the first: default
+    errors: Literal["exclude", "fail"]  # fail: counted as unresolved; exclude: left out
+    missing: Literal["exclude", "fail"]
+    flags: str  # the options that give it
+    text: str  # the sentence SCORES.md prints
+
+
 class ScoreSet(Record, kw_only=True):
     """Every number of one `determinacy score`: SCORES.md and scores.json. Stored under
     scores/<benchmark>/scores/<blake3 of this record>.json, never rewritten; the `scores`
@@ -536,6 +573,7 @@ class ScoreSet(Record, kw_only=True):
     validity_revision: int  # revisions 1..N applied over revision 0 (verdict-derived)
     errors_policy: Literal["exclude", "fail"]
     missing_policy: Literal["exclude", "fail"]
+    policy: ScorePolicy | None = None  # the convention named (None: a set scored before it)
     tasks: int  # tasks of the audit (by instance_id)
     disputed: int  # at this revision
     hypotheses: int

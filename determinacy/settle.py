@@ -6,7 +6,9 @@ held over (recent history, standard libraries: `CodebaseSearch.scopes`) adds its
 graded constant the gold makes only in test data the test patch does not ship certifies as
 GOLD-TEST-DATA, whatever the codebase holds (the task is broken, not underdetermined). Its
 Checks (the `candidates` table) feed the verdict, which is decided in `queries/views.sql`
-only; what agents propose is settled by `agents/checks.py`.
+only; what agents propose is settled by `agents/checks.py`. The first check a Check fails is
+its settle step there (`settle_steps`, `settled.code`: in_prose, in_codebase, in_stdlib, ...,
+README "Settle steps"), read from these fields: a new kind of step gets a new code.
 """
 
 from __future__ import annotations

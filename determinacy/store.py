@@ -4,7 +4,8 @@ Layout (see store/README.md):
 
     objects/ab/<hash>            immutable blobs, blake3 of their bytes
     ac/ab/<key>.json             action cache: key -> {"output": <object hash>, "seal": ...}
-    locks/<key>                  one flock per action key (and per repository)
+    locks/<key>                  one flock per action key (and per repository); locks/store:
+                                 shared by every run, alone by `store gc` (`share`, `alone`)
     refs/<benchmark>/...         small JSON files doit tracks (targets / file_deps)
     tables/<benchmark>/*.parquet consolidated tables, one file per table
     scores/<benchmark>/...       results, validity revisions and scores (determinacy/score/)
@@ -13,6 +14,9 @@ Layout (see store/README.md):
 
 Nothing is edited in place: every write goes to a temporary name in the same folder, is
 fsynced and renamed, so a kill at any moment leaves either the old or the new file.
+
+`reach` and `collect` are `store gc`: what each benchmark's tables, refs and scores reach is
+kept, the rest of the objects and action entries goes (see `Reach`).
 
 Nothing read back is trusted either: an object is hashed on every read and an action entry
 is sealed to its key, so a flipped byte, a truncated file or an entry copied from another key
@@ -24,14 +28,17 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import glob
+import mmap
 import os
 import re
 import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import blake3
 import msgspec
@@ -210,6 +217,7 @@ class Store:
     def __init__(self, root: str | Path):
         self.root = Path(root).resolve()
         self.stats = Stats()
+        self._shared: BinaryIO | None = None  # locks/store while `share`d
 
     # -- objects -------------------------------------------------------------------------
     def _obj(self, h: str) -> Path:
@@ -372,3 +380,332 @@ class Store:
 
     def dep_file(self, benchmark: str) -> Path:
         return self.root / "doit" / f"{benchmark}.sqlite"
+
+    # -- in use, and collected -----------------------------------------------------------
+    def share(self) -> None:
+        """Hold the store as in use (a shared lock on locks/store) until `unshare` or the
+        process ends. A run holds it from its first read to its last write, so `store gc`
+        (which takes it alone) never collects what a run is making; a run started during a
+        collection waits for it."""
+        if self._shared is not None:
+            return
+        p = self.root / "locks" / IN_USE
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            f = open(p, "a+b")  # noqa: SIM115 - held open past this call: the lock is the file's
+        except OSError as e:
+            raise write_failure(p, e) from None
+        fcntl.flock(f.fileno(), fcntl.LOCK_SH)
+        self._shared = f
+
+    def unshare(self) -> None:
+        if self._shared is not None:
+            self._shared.close()
+            self._shared = None
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[None]:
+        """The store to this process only (no run holds it), or a StoreError at once."""
+        p = self.root / "locks" / IN_USE
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            f = open(p, "a+b")  # noqa: SIM115 - closed below, after the lock
+        except OSError as e:
+            raise write_failure(p, e) from None
+        with f:
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise StoreError(f"{self.root} is in use by a run (or `doit`): run this "
+                                 "again when it has ended") from None
+            try:
+                yield
+            finally:
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+    def reach(self, sources: dict[str, str] | None = None, search: str | None = None, *,
+              strict: bool = True) -> Reach:
+        """What each benchmark's tables, refs and scores reach, and what the caches do
+        (see `Reach`). `sources`: the source read (a sources/ name) each benchmark's last run
+        used; None keeps every one. `search`: the search cache's current version; None keeps
+        every version. `strict`: a damaged object on the way is a StoreError (for `gc`: what
+        it names is unknown), else counted in `Reach.damaged` and its names not followed."""
+        return _Reacher(self, sources, search, strict).reach()
+
+    def collect(self, reach: Reach, dry_run: bool = False) -> dict[str, Size]:
+        """Remove what `reach` found unreached (nothing when `dry_run`): the sizes by kind.
+        Entries go before the objects they name, so a kill halfway leaves no entry naming
+        a missing object. Call it under `alone()`, with a `reach` made under it."""
+        out: dict[str, Size] = {}
+        for kind, paths in reach.garbage().items():
+            size = out.setdefault(kind, Size())
+            for p in paths:
+                for f in _files(p):
+                    size.add(f)
+                if not dry_run:
+                    _remove(p)
+        if not dry_run:
+            for top in ("objects", "ac"):  # the fan-out folders left empty
+                for d in (self.root / top).glob("??"):
+                    with contextlib.suppress(OSError):
+                        d.rmdir()
+        return out
+
+    def usage(self) -> dict[str, Size]:
+        """Size by kind of every file under the store (each file, hard links too, once)."""
+        out: dict[str, Size] = {}
+        seen: set[tuple[int, int]] = set()
+        for top in sorted(self.root.iterdir()) if self.root.is_dir() else []:
+            size = out.setdefault(KINDS.get(top.name, "other") if top.is_dir() else "other",
+                                  Size())
+            for p in _files(top):
+                size.add(p, seen)
+        return out
+
+
+# locks/store: held shared by every run, alone by `store gc`.
+IN_USE = "store"
+
+# The store's folders by kind (README "The store"); any other file or folder is "other".
+KINDS = {"objects": "objects", "ac": "action cache", "tables": "tables", "refs": "refs",
+         "scores": "scores", "sources": "source reads", "search": "search cache",
+         "libraries": "library listings", "packages": "packages", "repos": "mirrors",
+         "doit": "doit db", "locks": "locks"}
+# Per benchmark: the folders (or file) of its own under these.
+OWN = ("tables", "refs", "scores")
+
+_NAMED = re.compile(rb"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
+
+
+class Size(msgspec.Struct):
+    files: int = 0
+    bytes: int = 0  # as the files' lengths say
+    disk: int = 0  # allocated, as `du` counts
+
+    def add(self, p: Path, seen: set[tuple[int, int]] | None = None) -> None:
+        try:
+            st = p.lstat()
+        except OSError:
+            return  # gone meanwhile (a run's temporary file)
+        if seen is not None:
+            if (st.st_dev, st.st_ino) in seen:
+                return
+            seen.add((st.st_dev, st.st_ino))
+        self.files += 1
+        self.bytes += st.st_size
+        self.disk += st.st_blocks * 512
+
+    def plus(self, other: Size) -> Size:
+        return Size(self.files + other.files, self.bytes + other.bytes, self.disk + other.disk)
+
+
+def _files(top: Path) -> Iterator[Path]:
+    """Every file under `top` (or `top`), links not followed."""
+    if not top.is_dir() or top.is_symlink():
+        yield top
+        return
+    for folder, _, names in os.walk(top):
+        for n in names:
+            yield Path(folder) / n
+
+
+def _remove(p: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        else:
+            p.unlink()
+
+
+def names_in(data: bytes | memoryview) -> set[str]:
+    """Every object name (64 hex digits, standing alone) written in `data`: JSON and msgpack
+    hold them as text. A stray hash that happens to name an object only keeps it longer."""
+    return {m.decode() for m in _NAMED.findall(data)}
+
+
+def _names_in_file(p: Path) -> set[str]:
+    """The object names a kept file holds: in its name and its bytes (a parquet table's
+    values, decoded: its pages are compressed). StoreError when a table cannot be read."""
+    found = names_in(p.name.encode())
+    if p.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            for batch in pq.ParquetFile(p).iter_batches(batch_size=8192):
+                found |= names_in(msgspec.json.encode(batch.to_pylist()))
+        except Exception as e:  # noqa: BLE001 - any failure to read is "cannot tell"
+            raise StoreError(f"cannot read {p} ({e}): what it names is unknown, so nothing "
+                             "is collected; run the benchmark again to rewrite it") from None
+        return found
+    with open(p, "rb") as f:
+        if os.fstat(f.fileno()).st_size:
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                found |= names_in(m)
+    return found
+
+
+class Reach(msgspec.Struct):
+    """What is in use, by whom, and what is not. An object is reached when a kept file names
+    it (a benchmark's tables, refs and scores; the current source read of its last run; the
+    search cache, library listings and any file of a kind the store does not know), or a
+    reached object does. An action entry is reached when its output is, or when its output
+    names objects and all of them are reached (an agent call's: its pass's result names the
+    call's prompt and transcript, not the output); its output is then reached too."""
+
+    root: Path
+    present: dict[str, Path]  # object name -> its file
+    entries: dict[str, tuple[str, Path]]  # action key -> (output, entry file)
+    benchmarks: dict[str, tuple[set[str], set[str]]]  # name -> (objects, action keys)
+    own: dict[str, list[Path]]  # name -> its own files and folders (tables, refs, ...)
+    shared: tuple[set[str], set[str]]  # what the caches and unknown files reach
+    dropped_sources: list[Path]
+    dropped_search: list[Path]
+    damaged: list[str]
+
+    def objects(self) -> set[str]:
+        return set().union(self.shared[0], *(o for o, _ in self.benchmarks.values()))
+
+    def keys(self) -> set[str]:
+        return set().union(self.shared[1], *(k for _, k in self.benchmarks.values()))
+
+    def footprint(self) -> dict[str, dict[str, Size]]:
+        """Per benchmark: the objects and action entries it reaches ("shared": those of them
+        another benchmark reaches too), its own files (tables, refs, scores, doit db, source
+        read) and their total. Under "": each object and entry counted once."""
+        counts: dict[str, int] = {}
+        for objs, _ in self.benchmarks.values():
+            for h in objs:
+                counts[h] = counts.get(h, 0) + 1
+
+        def size(paths: Iterable[Path]) -> Size:
+            out = Size()
+            for p in paths:
+                for f in _files(p):
+                    out.add(f)
+            return out
+
+        def row(objs: set[str], keys: set[str], own: Size) -> dict[str, Size]:
+            got = {"objects": size(self.present[h] for h in objs),
+                   "shared": size(self.present[h] for h in objs if counts[h] > 1),
+                   "action entries": size(self.entries[k][1] for k in keys), "files": own}
+            got["total"] = got["objects"].plus(got["action entries"]).plus(own)
+            return got
+
+        out = {b: row(objs, keys, size(p for p in self.own[b] if p.exists()))
+               for b, (objs, keys) in sorted(self.benchmarks.items())}
+        every = Size()
+        for r in out.values():
+            every = every.plus(r["files"])
+        out[""] = row(set().union(*(o for o, _ in self.benchmarks.values())),
+                      set().union(*(k for _, k in self.benchmarks.values())), every)
+        return out
+
+    def garbage(self) -> dict[str, list[Path]]:
+        """What nothing reaches, by kind, in the order it is removed."""
+        keys, objects = self.keys(), self.objects()
+        locks = self.root / "locks"
+        stale_locks = [p for p in sorted(locks.glob("ac-*")) if p.name[3:] not in keys]
+        return {
+            "action cache": [p for k, (_, p) in sorted(self.entries.items()) if k not in keys],
+            "objects": [p for h, p in sorted(self.present.items()) if h not in objects],
+            "source reads": self.dropped_sources,
+            "search cache": self.dropped_search,
+            "locks": stale_locks,
+        }
+
+
+class _Reacher:
+    def __init__(self, store: Store, sources: dict[str, str] | None, search: str | None,
+                 strict: bool):
+        self.store, self.root, self.strict = store, store.root, strict
+        self.sources, self.search = sources, search
+        self.present = {p.name: p for p in self._listed("objects", "*/*")
+                        if is_object_name(p.name) and p.parent.name == p.name[:2]}
+        self.entries: dict[str, tuple[str, Path]] = {}
+        for p in self._listed("ac", "*/*.json"):
+            with contextlib.suppress(OSError, msgspec.DecodeError, KeyError, TypeError):
+                out = msgspec.json.decode(p.read_bytes())["output"]
+                if is_object_name(out):  # else a damaged entry: left for `run` to redo
+                    self.entries[p.stem] = (out, p)
+        self._names: dict[str, set[str]] = {}
+        self.damaged: list[str] = []  # what could not be read (not `strict`)
+
+    def _listed(self, top: str, pattern: str) -> list[Path]:
+        return sorted(p for p in (self.root / top).glob(pattern)
+                      if not p.name.startswith(".tmp-"))
+
+    def names(self, h: str) -> set[str]:
+        """The object names object `h` holds (read once)."""
+        if h not in self._names:
+            data = self.present[h].read_bytes()
+            if digest(data) != h:
+                where = self.present[h].relative_to(self.root)
+                if self.strict:
+                    raise StoreError(f"damaged object {where}: what it names is unknown, so "
+                                     "nothing is collected; `determinacy store verify` lists "
+                                     "the damage, and a run repairs it")
+                self.damaged.append(str(where))
+                data = b""
+            self._names[h] = names_in(data) & self.present.keys()
+        return self._names[h]
+
+    def close(self, seeds: set[str]) -> tuple[set[str], set[str]]:
+        reached: set[str] = set()
+        keys: set[str] = set()
+
+        def visit(start: Iterable[str]) -> None:
+            stack = [h for h in start if h in self.present]
+            while stack:
+                h = stack.pop()
+                if h not in reached:
+                    reached.add(h)
+                    stack.extend(n for n in self.names(h) if n not in reached)
+
+        visit(seeds)
+        pending = dict(self.entries)
+        while hit := [k for k, (out, _) in pending.items() if out in reached or (
+                out in self.present and self.names(out) and self.names(out) <= reached)]:
+            for k in hit:
+                keys.add(k)
+                visit([pending.pop(k)[0]])
+        return reached, keys
+
+    def _seeds(self, paths: Iterable[Path]) -> set[str]:
+        found: set[str] = set()
+        for top in paths:
+            for p in _files(top):
+                if p.is_file() and not p.name.startswith(".tmp-"):
+                    try:
+                        found |= _names_in_file(p)
+                    except StoreError:
+                        if self.strict:
+                            raise
+                        self.damaged.append(str(p.relative_to(self.root)))
+        return found
+
+    def reach(self) -> Reach:
+        root = self.root
+        names = sorted({p.name for top in OWN for p in (root / top).glob("*") if p.is_dir()})
+        memos = self._listed("sources", "*")
+        kept = set(self.sources.values()) if self.sources is not None else None
+        benchmarks, owned = {}, {}
+        for b in names:
+            own = owned[b] = [root / top / b for top in OWN]
+            if self.sources is not None and b in self.sources:
+                own.append(root / "sources" / self.sources[b])
+            benchmarks[b] = self.close(self._seeds(p for p in own if p.exists()))
+            own.extend(sorted((root / "doit").glob(f"{glob.escape(b)}.sqlite*")))
+        searched = sorted((root / "search").glob("*"))
+        dropped_search = [p for p in searched if self.search is not None and p.is_dir()
+                          and p.name != self.search and not p.name.startswith(".tmp-")]
+        # The caches every benchmark shares, and whatever the store does not know (kept,
+        # with what it names). Mirrors, packages, doit's db and locks name no object.
+        shared = [root / "libraries", *(p for p in searched if p not in dropped_search),
+                  *(m for m in memos if kept is None),
+                  *(p for p in root.iterdir() if p.name not in KINDS)]
+        return Reach(
+            root=root, present=self.present, entries=self.entries, benchmarks=benchmarks,
+            own=owned,
+            shared=self.close(self._seeds(p for p in shared if p.exists())),
+            dropped_sources=[m for m in memos if kept is not None and m.name not in kept],
+            dropped_search=dropped_search, damaged=self.damaged)

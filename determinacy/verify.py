@@ -94,8 +94,10 @@ def prose_states(constant: str, prose: str) -> str:
 
 
 def changed_fields(stored: dict[str, Any], task: Task) -> list[str]:
-    """The fields of the raw task that differ from the stored one."""
-    return [f for f in TASK_FIELDS if stored.get(f) != getattr(task, f)]
+    """The fields of the raw task that differ from the stored one (an empty text is NULL in
+    the tables)."""
+    return [f for f in TASK_FIELDS
+            if ("" if (v := stored.get(f)) is None else v) != getattr(task, f)]
 
 
 def text_failures(constant: str, task: Task) -> list[str]:
@@ -204,17 +206,63 @@ class Repo:
 
     git_dir: Path
     may_fetch: bool = False  # the store's own clone (a configured mirror is read in place)
-    _unreadable: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # The repository's name and the config: which submodules the config maps to mirrors.
+    name: str = ""
+    cfg: Config | None = None
+    _trees: dict[str, repos.Tree] = field(default_factory=dict)
+
+    def tree(self, commit: str) -> repos.Tree:
+        """The audit's own listing of the tree at `commit` (`repos.list_tree`), with the
+        submodules the config maps read from their mirrors (`repos.with_submodules`)."""
+        if commit not in self._trees:
+            tree = repos.list_tree(self.git_dir, commit)
+            self._trees[commit] = (repos.with_submodules(self.cfg, self.name, tree)
+                                   if self.cfg is not None else tree)
+        return self._trees[commit]
 
     def unreadable(self, commit: str) -> list[tuple[str, str]]:
-        """(path, why) of what `git grep` cannot read at `commit`: submodules (it skips them
-        silently) and blobs the object store lacks. Raises CaseFailure when git cannot say.
-        The listing is the audit's own (`repos.list_tree`); the absence check itself is
-        git grep, never the tool's search."""
-        if commit not in self._unreadable:
-            state = repos.list_tree(self.git_dir, commit).state()
-            self._unreadable[commit] = sorted((u.path, u.why) for u in state.unread)
-        return self._unreadable[commit]
+        """(path, why) of what `git grep` cannot read at `commit`: submodules not read from
+        a mirror (it skips them silently) and blobs an object store lacks. Raises
+        CaseFailure when git cannot say. The listing is the audit's own; the absence check
+        itself is git grep, never the tool's search."""
+        return sorted((u.path, u.why) for u in self.tree(commit).state().unread)
+
+    def submodules(self, commit: str) -> list[tuple[str, str, Path]]:
+        """(path, commit, git directory) of each submodule at `commit` read from its mirror,
+        nested ones too, by their path in this repository."""
+        out = []
+        todo = [("", self.tree(commit))]
+        while todo:
+            prefix, tree = todo.pop()
+            for m in tree.modules:
+                if m.tree is not None:
+                    out.append((f"{prefix}{m.path}", m.commit, m.tree.git_dir))
+                    todo.append((f"{prefix}{m.path}/", m.tree))
+        return sorted(out)
+
+    def grep_submodule(self, path: str, commit: str, git_dir: Path, constant: str,
+                       excluded: set[str], skipped: Sequence[str]) -> tuple[str, str]:
+        """`git grep -F -n -e <constant> <commit>` in the mirror of the submodule at `path`:
+        (its first hit outside the paths `excluded` and the globs `skipped`, as a path of
+        this repository, "") or ("", why). The globs are applied to each hit's path here, as
+        the audit applies them, not as pathspecs inside the submodule."""
+        inside = [p.removeprefix(f"{path}/") for p in sorted(excluded)
+                  if p.startswith(f"{path}/")]
+        pathspecs = [":(top)", *(f":(top,exclude,literal){p}" for p in inside)]
+        p = git.run(git_dir, "grep", "-F", "-n", "-z", "-e", constant, commit, "--",
+                    *pathspecs)
+        if p.returncode == 1 and not p.stderr.strip():
+            return "", ""
+        if p.returncode != 0:
+            return "", (f"git grep in the mirror of submodule {path} failed (exit "
+                        f"{p.returncode}): {git.stderr_reason(p.stderr)}")
+        for line in p.stdout.decode("utf-8", "replace").splitlines():
+            name, _, rest = line.partition("\0")
+            at = f"{path}/{name.removeprefix(f'{commit}:')}"
+            if not (skipped and is_test_path(at, skipped)):
+                number, _, text = rest.partition("\0")
+                return f"{at}:{number}:{text}"[:200], ""
+        return "", ""
 
     def grep(self, commit: str, constant: str, pathspecs: Sequence[str],
              more: Sequence[str] = ()) -> tuple[str, str]:
@@ -295,12 +343,14 @@ SELECT w.case_id, w.verdict, w.constant, w.kind, w.proposer, w.pass_no,
        coalesce(list_transform(tr.unread, lambda u: u.path), []) AS unread,
        (SELECT first(a.precedents) FROM agent_witnesses a
         WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
-          AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
-          AND a.refuter = w.refuter) AS precedents,
+          AND a.status = 'claim' AND a.constant IS NOT DISTINCT FROM w.constant
+          AND a.command IS NOT DISTINCT FROM w.command
+          AND a.refuter IS NOT DISTINCT FROM w.refuter) AS precedents,
        (SELECT first(a.gold_value) FROM agent_witnesses a
         WHERE w.proposer = 'agent' AND a.case_id = w.case_id AND a.pass_no = w.pass_no
-          AND a.status = 'claim' AND a.constant = w.constant AND a.command = w.command
-          AND a.refuter = w.refuter) AS gold_value,
+          AND a.status = 'claim' AND a.constant IS NOT DISTINCT FROM w.constant
+          AND a.command IS NOT DISTINCT FROM w.command
+          AND a.refuter IS NOT DISTINCT FROM w.refuter) AS gold_value,
        coalesce(k.test_data, '') AS test_data, coalesce(k.test_data_at, '') AS test_data_at,
        coalesce(k.absent_from, []) AS absent_from, coalesce(k.defuse, '') AS defuse,
        coalesce(k.language, '') AS language
@@ -344,7 +394,8 @@ class Verifier:
         if task.repo not in self.repos:
             try:
                 self.repos[task.repo] = Repo(*repos.ensure_mirror(self.store, self.cfg,
-                                                                     task.repo))
+                                                                     task.repo),
+                                             name=task.repo, cfg=self.cfg)
             except CaseFailure as e:
                 self.repos[task.repo] = e
         repo = self.repos[task.repo]
@@ -383,6 +434,15 @@ class Verifier:
             return [why]
         if hit:
             return [f"present at base: git grep prints {hit}"]
+        # The submodules the audit read from their mirrors: git grep in each, at its commit.
+        for path, commit, git_dir in repo.submodules(sha):
+            hit, why = repo.grep_submodule(path, commit, git_dir, claim.constant, excluded,
+                                           self.skipped)
+            if why:
+                return [why]
+            if hit:
+                return [f"present at base in submodule {path} ({commit[:12]}): git grep in "
+                        f"its mirror prints {hit}"]
         return (self.history(repo, sha, claim, pathspecs) + self.libraries(claim)
                 + self.dependencies(repo, sha, claim))
 

@@ -18,11 +18,11 @@ SELECT case_id AS "case",
             WHEN verdict = 'GOLD-TEST-DATA' THEN 'the file in the gold patch, not in the test patch'
             ELSE 'each value, in each file' END AS "expect",
        -- What absence held over (AIRTIGHT): each scope's name, its receipt says the rest.
-       coalesce((SELECT array_to_string(list_transform(first(k.absent_from),
-                            lambda x: split_part(split_part(x, ' at ', 1), ':', 1)), '; ')
+       (SELECT nullif(array_to_string(list_transform(first(k.absent_from),
+                            lambda x: split_part(split_part(x, ' at ', 1), ':', 1)), '; '), '')
                  FROM candidates k
                  WHERE k.case_id = ranked.case_id AND k.constant = ranked.constant
-                   AND k.certified AND ranked.verdict LIKE 'AIRTIGHT%'), '') AS "absent from"
+                   AND k.certified AND ranked.verdict LIKE 'AIRTIGHT%') AS "absent from"
 FROM ranked
 WHERE rk = 1 AND claimable(case_verdict)
 ORDER BY case_id;

@@ -15,7 +15,7 @@ SELECT r.case_id AS "case",
        r.command AS "re-run",
        array_to_string(list_transform(t.unread, lambda u: u.path || ' (' || u.why
            || CASE WHEN u.why = 'submodule' THEN ''
-                   WHEN u.size >= 0 THEN ', ' || u.size || ' bytes'
+                   WHEN u.size IS NOT NULL THEN ', ' || u.size || ' bytes'
                    ELSE ', size unknown' END
            || ')')
            || list_transform(k.images, lambda i: 'image ' || i), '; ') AS "not read"

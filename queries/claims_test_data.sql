@@ -14,7 +14,7 @@ SELECT case_id AS "case",
        constant AS "constant",
        test_data AS "file only the gold writes",
        gold_at[1] AS "gold line",
-       CASE WHEN test_data_at <> '' THEN test_data_at ELSE '(a test path)' END AS "loaded at",
+       coalesce(test_data_at, '(a test path)') AS "loaded at",
        test_at[1] AS "graded at"
 FROM ranked
 WHERE rk = 1

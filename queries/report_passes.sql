@@ -1,6 +1,4 @@
--- REPORT.md: the agent passes included, with who answered.
-SELECT pass_no AS "pass", agent AS "agent", coalesce(refuter, '') AS "refuter",
-       CASE WHEN refuter IS NULL THEN '' WHEN refuter = agent THEN 'yes' ELSE 'no' END
-           AS "refuter is the agent", calls AS "agent calls"
+-- REPORT.md: the agent passes included, with who answered (`refuter` NULL: none did).
+SELECT pass_no, agent, refuter, refuter = agent AS refuter_is_agent, calls AS agent_calls
 FROM passes
 ORDER BY pass_no;

@@ -1,8 +1,9 @@
 -- claimable.png, linked from REPORT.md: per repository, the claimable rate (a floor: the
 -- counts of report_groups.sql) and, per agent pass, the share of screened cases with a GAP
--- (an upper bound: the case level of report_screen.sql), each with its Wilson 95% interval.
+-- (an upper bound: the case level of report_screen.sql), each with its Wilson 95% interval
+-- ([low, high]).
 WITH repo AS (
-    SELECT case_id, coalesce(nullif(repo, ''), '(rows that did not load)') AS repository,
+    SELECT case_id, coalesce(repo, '(rows that did not load)') AS repository,
            verdict
     FROM verdicts
 ), claim AS (
@@ -23,8 +24,7 @@ WITH repo AS (
     FROM per_case c JOIN repo r USING (case_id)
     GROUP BY r.repository, c.pass_no
 )
-SELECT repository, series, k, n, k::DOUBLE / n AS rate,
-       wilson_low(k, n) AS low, wilson_high(k, n) AS high
+SELECT repository, series, k, n, k::DOUBLE / n AS rate, wilson(k, n) AS wilson_95
 FROM (SELECT * FROM claim UNION ALL SELECT * FROM screen)
 WHERE n > 0
 ORDER BY repository, ord

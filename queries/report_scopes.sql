@@ -1,7 +1,7 @@
 -- REPORT.md's absence scopes: what absence was held over beyond the prose, how many cases
 -- each scope was read for, the graded constants found there (so not claimed), and the cases
 -- it left partial (a part it could not read). A case's pinned dependencies are one row:
--- which packages a case read is in its receipt.
+-- which packages a case read is in its receipt. `read`: what was read.
 WITH scoped AS (SELECT case_id, unnest(scopes, recursive := true) FROM trees),
 unread AS (SELECT case_id, unnest(unread, recursive := true) FROM trees),
 found AS (SELECT DISTINCT case_id, constant, step_ord, found_at FROM settled
@@ -10,7 +10,7 @@ rows AS (
     SELECT 0 AS ord, 'tree' AS scope, 'the tree at base_commit' AS "read",
            (SELECT count(*) FROM trees) AS cases,
            (SELECT count(*) FROM found WHERE step_ord = 7) AS removed,
-           (SELECT count(DISTINCT case_id) FROM unread WHERE scope = '') AS partial
+           (SELECT count(DISTINCT case_id) FROM unread WHERE scope IS NULL) AS partial
     UNION ALL
     SELECT 1, 'history', 'first-parent commits before base', count(*) FILTER (WHERE searched),
            (SELECT count(*) FROM found WHERE step_ord = 8),
@@ -37,7 +37,6 @@ rows AS (
     FROM scoped WHERE scope = 'dependencies'
     HAVING count(*) > 0
 )
-SELECT scope AS "scope", "read" AS "what was read", cases AS "cases",
-       removed AS "graded constants found there", partial AS "cases partial there"
+SELECT scope, "read", cases, removed AS constants_found, partial AS cases_partial
 FROM rows
 ORDER BY ord, "read";

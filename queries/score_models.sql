@@ -1,6 +1,9 @@
 -- SCORES.md, per model: the counts behind every score (determinacy/score/stats.py turns
 -- them into rates and intervals). Broken tasks are in no score; a result for an instance
--- the audit does not have is ignored, and counted.
+-- the audit does not have is ignored, and counted. `counted` already applies the policy
+-- (score_outcomes.sql): under the default, the SWE-bench leaderboard's, a missing or errored
+-- task is a fail, so `attempted` is every task of the audit that is not broken. The
+-- benchmark_* counts keep the broken tasks too: the benchmark's own number.
 WITH o AS (
     SELECT *,
            CASE WHEN f2p_total > 0 THEN greatest(0.0, least(1.0,
@@ -25,7 +28,9 @@ SELECT m.model,
        avg(credit) FILTER (WHERE counted IS NOT NULL AND role <> 'broken') AS partial_credit,
        avg(credit) FILTER (WHERE counted IS NOT NULL AND role IN ('hypothesis', 'other'))
            AS partial_determinate,
-       avg(credit) FILTER (WHERE counted IS NOT NULL AND role = 'disputed') AS partial_disputed
+       avg(credit) FILTER (WHERE counted IS NOT NULL AND role = 'disputed') AS partial_disputed,
+       count(*) FILTER (WHERE counted IS NOT NULL) AS benchmark_attempted,
+       count(*) FILTER (WHERE counted = 'pass') AS benchmark_passed
 FROM score_inputs m
 JOIN o USING (model)
 GROUP BY m.model

@@ -1,7 +1,9 @@
 -- SCORES.md: each model's outcome on each task of the audit, and what the policy counts it
 -- as (`counted`: pass, fail, or NULL when left out). A task the results do not name is
 -- missing (or a fail, for a format that lists only the exceptions: score_inputs.unnamed).
--- Errors and missing tasks are left out, counted apart, unless the policy makes them fails.
+-- The policy (score_policy; determinacy/score/policy.py) makes errors and missing tasks fails
+-- (`fail`: the SWE-bench leaderboard's convention, the default) or leaves them out, counted
+-- apart (`exclude`, --attempted-only).
 SELECT m.model, t.instance_id, t.verdict, t.ord, t.status, t.validity, t.role,
        coalesce(r.outcome, m.unnamed) AS outcome,
        CASE WHEN coalesce(r.outcome, m.unnamed) IN ('pass', 'fail')

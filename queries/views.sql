@@ -1,5 +1,9 @@
 -- Views over one benchmark's tables. determinacy loads the parquet files as t_tasks,
 -- t_candidates, t_errors and t_run, then runs this file. Every report is a query on these views.
+-- NULL says "not applicable" in every column (no error, not in the prose, no refuter, a row
+-- that did not load): no text column holds '' but `constant`, the literal itself
+-- (determinacy/reports/tables.py writes an empty text as NULL). Rates are fractions (0..1),
+-- intervals [low, high] lists of fractions.
 
 -- Clamped to [0, rate] and [rate, 1]: at k = 0 or k = n the formula's rounding error
 -- would otherwise print as -0.0% or pass 100%.
@@ -18,11 +22,16 @@ CREATE OR REPLACE MACRO wilson_high(k, n) AS
 -- The claimable verdicts (method.md section 4; judge.CLAIMABLE): the spine of the floor.
 CREATE OR REPLACE MACRO claimable(v) AS v IN ('AIRTIGHT', 'MISDETERMINED', 'CODEBASE-PLURAL');
 
-CREATE OR REPLACE MACRO pct(x) AS
-    CASE WHEN x IS NULL THEN '' ELSE printf('%.1f%%', 100.0 * x) END;
+-- The Wilson 95% interval of k in n as [low, high]; NULL when n = 0.
+CREATE OR REPLACE MACRO wilson(k, n) AS
+    CASE WHEN n = 0 THEN NULL ELSE [wilson_low(k, n), wilson_high(k, n)] END;
 
 CREATE OR REPLACE VIEW tasks AS SELECT * FROM t_tasks;
 CREATE OR REPLACE VIEW candidates AS SELECT * FROM t_candidates;
+-- Every error (a case's, or an agent call's), with its `cause` (a stable code of
+-- determinacy/causes.py: incomplete_tree, row_unreadable, clone_failed, agent_failed, ...) and
+-- `cause_detail` (what sets it apart within its cause: "1 blob missing", "a submodule"; NULL
+-- when the cause has no finer kind). REPORT.md and `run` group them by cause.
 CREATE OR REPLACE VIEW errors AS SELECT * FROM t_errors;
 CREATE OR REPLACE VIEW run AS SELECT * FROM t_run;
 -- Agent tiers: every stored pass (the union), one row per call / behavior / proposal.
@@ -55,46 +64,48 @@ FROM agent_calls
 GROUP BY pass_no;
 
 -- The checks of settle.py in the order it applies them: REPORT.md's funnel lists them all.
+-- `code` is the step's stable name (README, "Settle steps"); `step` says it in words.
 CREATE OR REPLACE VIEW settle_steps AS
 SELECT * FROM (VALUES
-    (2, 'not graded (FAIL_TO_PASS empty, or all its tests name files that do not exist)'),
-    (3, 'not graded by a FAIL_TO_PASS test (outside the tests it runs, or a literal it only '
-        || 'feeds in)'),
-    (4, 'cannot certify (too short, no letter or digit, common word; data the test feeds in '
-        || 'or a table the gold transcribes)'),
-    (5, 'names that do not cross the code-test boundary (DefUse)'),
-    (6, 'stated in the prose'),
-    (7, 'present in the codebase at base_commit'),
-    (8, 'present in recent history (first-parent commits before base)'),
-    (9, 'present in the standard library'),
-    (10, 'present in a pinned dependency'),
-    (11, 'predicted by the codebase''s naming (CONVENTION)'),
-    (12, 'not searched'),
-    (13, 'certified (AIRTIGHT witnesses)'),
-    (14, 'certified: test data only the gold ships (GOLD-TEST-DATA)')
-) AS t(ord, step);
+    (2, 'nothing_graded',
+     'not graded (FAIL_TO_PASS empty, or all its tests name files that do not exist)'),
+    (3, 'not_graded', 'not graded by a FAIL_TO_PASS test (outside the tests it runs, or a '
+        || 'literal it only feeds in)'),
+    (4, 'cannot_certify', 'cannot certify (too short, no letter or digit, common word; data '
+        || 'the test feeds in or a table the gold transcribes)'),
+    (5, 'does_not_cross', 'names that do not cross the code-test boundary (DefUse)'),
+    (6, 'in_prose', 'stated in the prose'),
+    (7, 'in_codebase', 'present in the codebase at base_commit'),
+    (8, 'in_history', 'present in recent history (first-parent commits before base)'),
+    (9, 'in_stdlib', 'present in the standard library'),
+    (10, 'in_dependency', 'present in a pinned dependency'),
+    (11, 'convention', 'predicted by the codebase''s naming (CONVENTION)'),
+    (12, 'not_searched', 'not searched'),
+    (13, 'certified', 'certified (AIRTIGHT witnesses)'),
+    (14, 'gold_test_data', 'certified: test data only the gold ships (GOLD-TEST-DATA)')
+) AS t(ord, code, step);
 
--- How each candidate was settled: the first check that stopped it (`step`, for the funnel;
--- `settled` says it in a receipt).
+-- How each candidate was settled: the first check that stopped it (`code` and `step`, for
+-- the funnel; `settled` says it in a receipt).
 CREATE OR REPLACE VIEW settled AS
 WITH c AS (
     SELECT *,
-           CASE WHEN certified AND test_data <> '' THEN 14
-                WHEN certified THEN 13 WHEN ungraded <> '' THEN 2
-                WHEN len(graded_by) = 0 THEN 3 WHEN trivial <> '' THEN 4
-                WHEN defuse = 'none' THEN 5 WHEN prose_match <> '' THEN 6
-                WHEN codebase_at <> '' THEN 7 WHEN found_in = 'history' THEN 8
+           CASE WHEN certified AND test_data IS NOT NULL THEN 14
+                WHEN certified THEN 13 WHEN ungraded IS NOT NULL THEN 2
+                WHEN len(graded_by) = 0 THEN 3 WHEN trivial IS NOT NULL THEN 4
+                WHEN defuse = 'none' THEN 5 WHEN prose_match IS NOT NULL THEN 6
+                WHEN codebase_at IS NOT NULL THEN 7 WHEN found_in = 'history' THEN 8
                 WHEN found_in = 'stdlib' THEN 9 WHEN found_in = 'dependencies' THEN 10
-                WHEN convention <> '' THEN 11 ELSE 12 END AS step_ord
+                WHEN convention IS NOT NULL THEN 11 ELSE 12 END AS step_ord
     FROM candidates
 )
-SELECT c.*, s.step,
+SELECT c.*, s.code, s.step,
        CASE step_ord WHEN 13 THEN 'CERTIFIED'
             WHEN 14 THEN 'CERTIFIED: GOLD-TEST-DATA (only the gold writes ' || test_data || ')'
             WHEN 2 THEN 'not graded: ' || ungraded
-            WHEN 3 THEN rule
+            WHEN 3 THEN coalesce(rule, 'not graded by a FAIL_TO_PASS test')
             WHEN 4 THEN 'cannot certify: ' || trivial
-            WHEN 5 THEN 'name does not cross: ' || rule
+            WHEN 5 THEN 'name does not cross: ' || coalesce(rule, '')
             WHEN 6 THEN 'in prose (' || prose_match || ')'
             WHEN 7 THEN 'in codebase: ' || codebase_at
             WHEN 8 THEN 'in ' || found_at
@@ -135,17 +146,17 @@ CREATE OR REPLACE VIEW witnesses AS
 WITH partial AS (SELECT case_id FROM trees WHERE len(unread) > 0
                  UNION SELECT case_id FROM tasks WHERE len(images) > 0)
 SELECT c.case_id, 0 AS pass_no, 'mechanical' AS proposer,
-       CASE WHEN test_data <> '' THEN 'GOLD-TEST-DATA'
+       CASE WHEN test_data IS NOT NULL THEN 'GOLD-TEST-DATA'
             WHEN p.case_id IS NULL THEN 'AIRTIGHT' ELSE 'AIRTIGHT-PARTIAL' END AS verdict,
        'claim' AS status, constant, kind,
-       CASE WHEN test_data <> ''
+       CASE WHEN test_data IS NOT NULL
             THEN 'graded at ' || test_at[1] || '; only in ' || test_data || ' (' || gold_at[1]
                  || '), which the gold patch writes and the test patch does not'
-                 || CASE WHEN test_data_at <> '' THEN '; loaded at ' || test_data_at
+                 || CASE WHEN test_data_at IS NOT NULL THEN '; loaded at ' || test_data_at
                          ELSE '; a test path' END
             ELSE 'graded at ' || test_at[1] || '; implemented at ' || gold_at[1] END
            AS evidence,
-       command, '' AS reason, '' AS refuter
+       command, NULL::VARCHAR AS reason, NULL::VARCHAR AS refuter
 FROM candidates c LEFT JOIN partial p ON p.case_id = c.case_id
 WHERE certified
 UNION ALL
@@ -154,25 +165,28 @@ UNION ALL
 SELECT case_id, 0 AS pass_no, 'mechanical' AS proposer, 'CONVENTION' AS verdict,
        'hypothesis' AS status, constant, kind,
        'convention: ' || convention || '; graded at ' || test_at[1] AS evidence,
-       command, '' AS reason, '' AS refuter
+       command, NULL::VARCHAR AS reason, NULL::VARCHAR AS refuter
 FROM candidates
-WHERE convention <> ''
+WHERE convention IS NOT NULL
 UNION ALL
 SELECT a.case_id, pass_no, 'agent' AS proposer,
        CASE WHEN verdict = 'AIRTIGHT' AND p.case_id IS NOT NULL THEN 'AIRTIGHT-PARTIAL'
             ELSE verdict END AS verdict,
        status, constant, kind,
        CASE WHEN verdict = 'AIRTIGHT'
-                THEN 'test: ' || test_assertion || '; gold: ' || gold_anchor
-            WHEN verdict = 'PROSE-AFFIRMATIVE' THEN 'prose: ' || prose_clause
-            ELSE array_to_string(list_transform(
+                THEN 'test: ' || coalesce(test_assertion, '') || '; gold: '
+                     || coalesce(gold_anchor, '')
+            WHEN verdict = 'PROSE-AFFIRMATIVE' THEN 'prose: ' || coalesce(prose_clause, '')
+            -- Verified precedents, the gold's value, the pinning test line; NULL: none.
+            ELSE nullif(array_to_string(list_transform(
                      list_filter(precedents, lambda p: p.verified),
-                     lambda p: p.path || ':' || p.line || ' (' || p."value" || ')'), '; ')
-                 || CASE WHEN gold_value <> '' THEN '; gold: ' || gold_value ELSE '' END
+                     lambda p: p.path || ':' || p.line || ' (' || coalesce(p."value", '')
+                               || ')'), '; ')
+                 || CASE WHEN gold_value IS NOT NULL THEN '; gold: ' || gold_value ELSE '' END
                  -- The test line that pins the gold's choice (verified in the test patch).
                  || CASE WHEN verdict IN ('MISDETERMINED', 'CODEBASE-PLURAL')
-                              AND test_assertion <> ''
-                         THEN '; pinned by the test: ' || test_assertion ELSE '' END
+                              AND test_assertion IS NOT NULL
+                         THEN '; pinned by the test: ' || test_assertion ELSE '' END, '')
        END AS evidence,
        command, reason, refuter
 FROM agent_witnesses a LEFT JOIN partial p ON p.case_id = a.case_id;

@@ -390,7 +390,8 @@ def test_liar_adds_no_claim(tmp_path: Path, bench: Bench, audit: Audit) -> None:
                        "count(*) filter (where status = 'rejected') as rejected "
                        "from agent_witnesses")[0]
     assert n["n"] == len(SPECS) and n["rejected"] > 20 * len(SPECS), n
-    reasons = {r["reason"] for r in audit.sql(cfg, "select distinct reason from agent_witnesses")}
+    reasons = {r["reason"] for r in audit.sql(
+        cfg, "select distinct reason from agent_witnesses where reason is not null")}
     for expected in ("constant stated in the prose", "constant present in the codebase",
                      "constant not in the test patch", "constant not in the gold patch",
                      "no precedent verified", "the prose clause is not a verbatim quote",
@@ -638,7 +639,7 @@ def test_passes_only_add(tmp_path: Path, bench: Bench, audit: Audit) -> None:
     first = {(r["case_id"], r["verdict"], r["constant"]): r["first_pass"]
              for r in audit.sql(cfg, "select * from claims")}
     assert first[("unwitnessed-total", "AIRTIGHT", "rows:")] == 3
-    assert first[("plural-export", "CODEBASE-PLURAL", "")] == 2
+    assert first[("plural-export", "CODEBASE-PLURAL", None)] == 2  # no constant: NULL
     assert first[("airtight-badge", "AIRTIGHT", "render_badge")] == 0
     assert bench.grep("rows:") == ""
     claims_md = (audit.runs / "bench" / "CLAIMS.md").read_text()

@@ -93,7 +93,10 @@ def test_show_prints_the_receipt_of_the_case_it_names(demo: Any, name: str) -> N
     receipt = (demo.runs / "demo" / "cases" / wanted / "RECEIPT.md").read_text()
     assert res.output.startswith(receipt)
     assert f"Materials: {demo.runs / 'demo' / 'cases' / wanted}/" in res.output
-    assert show(demo, name).output == res.output  # CONFIG defaults to the demo
+    # Without CONFIG: the one benchmark of the store, named on stderr.
+    alone = show(demo, name)
+    assert alone.stdout == res.stdout
+    assert alone.stderr == f"benchmark 'demo' (the only one in {demo.store}/)\n"
 
 
 @pytest.mark.parametrize(("name", "why"), [("widgets-", "names 52 cases"),
@@ -163,7 +166,7 @@ def test_sql_reads_its_query_from_a_file(demo: Any, tmp_path: Path) -> None:
     query = tmp_path / "q.sql"
     query.write_text("SELECT count(*) AS n FROM verdicts\n")
     res = demo.invoke("sql", "-f", str(query), "--format", "json", *store_args(demo))
-    assert res.exit_code == 0 and json.loads(res.output) == [{"n": 52}]
+    assert res.exit_code == 0 and json.loads(res.stdout) == [{"n": 52}]
     both = demo.invoke("sql", str(DEMO), "SELECT 1", "-f", str(query), *store_args(demo))
     assert both.exit_code == 2
 
@@ -290,11 +293,14 @@ def test_report_json_holds_the_numbers_report_md_prints(demo: Any) -> None:
     report = (demo.runs / "demo" / "REPORT.md").read_text()
     s = data["spine"]
     assert (s["spine"], s["audited"], s["errors"], s["total"]) == (16, 51, 1, 52)
-    assert f"At least **{s['spine']}** of {s['audited']} audited cases ({s['rate']}; Wilson " \
-           f"95% {s['low']} – {s['high']})" in report
+    low, high = s["wilson_95"]
+    assert s["rate"] == 16 / 51  # a fraction: REPORT.md prints it as a percentage
+    assert f"At least **{s['spine']}** of {s['audited']} audited cases ({100 * s['rate']:.1f}%; " \
+           f"Wilson 95% {100 * low:.1f}% – {100 * high:.1f}%)" in report
     [repo] = [r for r in data["groups"] if r["group"] == "acme/widgets"]
     assert repo["dimension"] == "repository"
-    assert (repo["cases"], repo["claimable"], repo["Wilson 95%"]) == (51, 16, "20.3% – 45.0%")
+    assert (repo["cases"], repo["claimable"]) == (51, 16)
+    assert [round(x, 3) for x in repo["wilson_95"]] == [0.203, 0.45]
     tiers = {r["verdict"]: r for r in data["tiers"]}
     assert "AIRTIGHT" in tiers and tiers["GOLD-TEST-DATA"]["cases"] == 1 == s["test_data"]
     assert "Counted apart: **1** GOLD-TEST-DATA cases" in report
@@ -324,9 +330,15 @@ def test_progress_goes_to_stderr_in_cases_and_stdout_keeps_the_results(
         "verdicts: AIRTIGHT 16, CONVENTION 12, ERROR 1, GOLD-TEST-DATA 1, NO_CLAIM 22",
                                        f"report: {tmp_path / 'runs' / 'demo' / 'REPORT.md'}"]
     ticks = [ln for ln in res.stderr.splitlines() if ln.startswith("[")]
-    assert ticks and ticks[-1].startswith("[51/51 cases]"), res.stderr
-    assert re.search(r"\d+\.\d cases/s · ETA (\d+ s|-) · ran: ", ticks[0]), ticks[0]
-    assert re.search(r"^51 of 51 cases \(", res.stderr, re.M)
+    # Each phase's steps, counted as they end: the proposals and the search before any case
+    # has settled (its last phase).
+    assert ticks and ticks[-1].startswith("[156/156 steps, "), res.stderr
+    first = next(t for t in ticks if t.startswith("[1/156 "))  # (a line may come before it)
+    assert re.search(r"^\[1/156 steps, \d+\.\d steps/s · [\d.]+ s · ETA [^]]+\] propose 1/51 · "
+                     r"search 0/1 · codebase 0/51 · settle 0/51 · tables 0/1 · report 0/1$",
+                     first), first
+    assert any("propose 51/51 · search 1/1" in t and "settle 0/51" in t for t in ticks), ticks
+    assert re.search(r"^51/51 cases in ", res.stderr, re.M)
 
     monkeypatch.setattr(dodb.ProgressReporter, "EVERY", 3600.0)  # a long run, piped
     again = CliRunner().invoke(main, args)
@@ -334,8 +346,11 @@ def test_progress_goes_to_stderr_in_cases_and_stdout_keeps_the_results(
     quiet = CliRunner().invoke(main, [*args, "--quiet"])
     assert quiet.exit_code == 0 and quiet.stdout == again.stdout
     # Only the errors are left: no "auditing" line, no ticks, no summary of tasks.
-    assert quiet.stderr.splitlines() == ["ERROR (not audited): 1 of 52 cases; see the Errors "
-                                         "section of the report"], quiet.stderr
+    # and one line per cause of them, with its way out.
+    assert quiet.stderr.splitlines() == [
+        "ERROR (not audited): 1 of 52 cases; see the Errors section of the report",
+        "  1 case: row unreadable (missing field `base_commit` in 1) -> fix the row in the "
+        "source, or the [fields] mapping that reads it"], quiet.stderr
 
 
 def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
@@ -361,6 +376,8 @@ def test_progress_on_a_terminal_is_a_live_bar(tmp_path: Path) -> None:
     text = seen.decode(errors="replace")
     assert p.returncode == 0 and out.startswith("verdicts: "), text
     assert "cases" in text and "ETA" in text and "51/51" in text, text
+    # A row per phase, and all steps with their rate.
+    assert all(p in text for p in ("propose", "search", "codebase", "settle", "steps/s")), text
     assert "\x1b[" in text  # drawn in place, not a line per task
 
 

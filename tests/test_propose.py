@@ -321,7 +321,7 @@ def test_a_new_file_follows_the_file_it_mirrors(tmp_path: Path) -> None:
         assert got_sql == {"GenZshCompletion": (False, "`GenBashCompletion` at "
                                                 "cmd/bash_completions.go:6 with one part "
                                                 "replaced by `zsh`, a word of the prose"),
-                           "QuoteZshWords": (True, "")}, jobs
+                           "QuoteZshWords": (True, None)}, jobs
 
 
 def test_a_string_the_codebase_convention_predicts(tmp_path: Path) -> None:

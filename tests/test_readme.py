@@ -1,6 +1,8 @@
 """Every `uv run determinacy ...` example of the README runs, in README order, as a new user
 would type it: in an empty folder beside a copy of the demo named as the README names its
-configs. Only what cannot run here is left out (a download, an agent that is not installed)."""
+configs. Only what cannot run here is left out (a download, an agent that is not installed).
+tests/test_wheel.py runs the same lines against an installed wheel, from a folder with no
+checkout in it."""
 
 from __future__ import annotations
 
@@ -34,45 +36,63 @@ def argv(line: str) -> list[str]:
     args: list[str] = []
     for w in words[1:]:
         w = PLACEHOLDERS.get(w, w)
-        args += sorted(glob.glob(w)) if "*" in w else [w]
+        # A glob is a path's (`results/*`), never a quoted query's (`"select * from x"`).
+        args += sorted(glob.glob(w)) if "*" in w and " " not in w else [w]
     return args
 
 
-def demo_copy(folder: Path, name: str, absence: str = "strict") -> Path:
-    """The demo under another name, its relative paths made absolute."""
-    text = (ROOT / "examples" / "demo.toml").read_text(encoding="utf-8")
+def demo_copy(folder: Path, name: str, absence: str = "strict",
+              examples_dir: Path = ROOT / "examples") -> Path:
+    """The demo under another name, its relative paths made absolute (into EXAMPLES_DIR: the
+    checkout's, or an installed wheel's)."""
+    text = (examples_dir / "demo.toml").read_text(encoding="utf-8")
     text = re.sub(r'^name = "demo"', f'name = "{name}"', text, flags=re.M)
-    text = text.replace('"demo/', f'"{ROOT / "examples" / "demo"}/')
+    text = text.replace('"demo/', f'"{examples_dir / "demo"}/')
     text = text.replace('absence = "strict"', f'absence = "{absence}"')
     path = folder / f"{name}.toml"
     path.write_text(text, encoding="utf-8")
     return path
 
 
+def prepare(folder: Path, examples_dir: Path = ROOT / "examples") -> list[list[str]]:
+    """What the README's lines take as given, written into FOLDER: the user's configs (copies
+    of the demo named as the README names them) and a query file. Returns the README's
+    runnable lines as arguments, in order; the first two audit what `diff` compares."""
+    for name in ("my-benchmark", "my", "strict"):
+        demo_copy(folder, name, examples_dir=examples_dir)
+    demo_copy(folder, "lenient", "lenient", examples_dir)
+    (folder / "my-query.sql").write_text("-- a comment first\nselect count(*) from claims\n")
+    # A data file of SWE-bench's columns for `init` (the demo's rows).
+    (folder / "tasks.jsonl").write_bytes((examples_dir / "demo" / "tasks.jsonl").read_bytes())
+    lines = [line for line in examples() if not UNRUNNABLE.search(line)]
+    return [["run", "strict.toml", "--quiet"], ["run", "lenient.toml", "--quiet"],
+            *(argv(line) for line in lines)]
+
+
+def expected_exit(args: list[str]) -> int:
+    # The demo has a broken row on purpose: `validate` warns of it (exit 3, documented).
+    return 3 if args[0] == "validate" else 0
+
+
+def check_outputs(folder: Path) -> None:
+    assert (folder / "claims.csv").read_text().startswith("case_id,")
+    assert (folder / "runs" / "my-benchmark" / "REPORT.md").is_file()
+    assert (folder / "runs" / "demo" / "SCORES.md").is_file()  # `score demo`: its own results
+
+
 def test_readme_lists_the_commands_people_use() -> None:
     commands = {argv(line)[0] for line in examples()}
-    assert {"run", "validate", "report", "sql", "show", "export", "diff", "verify"} <= commands
+    assert {"run", "validate", "report", "sql", "show", "export", "diff", "verify",
+            "examples", "score"} <= commands
 
 
 def test_every_readme_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "examples").symlink_to(ROOT / "examples")
-    for name in ("my-benchmark", "my", "strict"):
-        demo_copy(tmp_path, name)
-    demo_copy(tmp_path, "lenient", "lenient")
-    (tmp_path / "my-query.sql").write_text("-- a comment first\nselect count(*) from claims\n")
+    (tmp_path / "examples").symlink_to(ROOT / "examples")  # a checkout's root has examples/
+    runs = prepare(tmp_path)
     audit = Audit(tmp_path)  # only its in-process CLI: every path is the README's default
-    for config in ("strict.toml", "lenient.toml"):  # what `diff` compares, audited first
-        assert audit.invoke("run", config, "--quiet").exit_code == 0
-    ran = []
-    for line in examples():
-        if UNRUNNABLE.search(line):
-            continue
-        args = argv(line)
+    for args in runs:
         res = audit.invoke(*args)
-        # The demo has a broken row on purpose: `validate` warns of it (exit 3, documented).
-        assert res.exit_code == (3 if args[0] == "validate" else 0), f"{line}\n{res.output}"
-        ran.append(line)
-    assert len(ran) >= 12
-    assert (tmp_path / "claims.csv").read_text().startswith("case_id,")
-    assert (tmp_path / "runs" / "my-benchmark" / "REPORT.md").is_file()
+        assert res.exit_code == expected_exit(args), f"{args}\n{res.output}"
+    assert len(runs) >= 14
+    check_outputs(tmp_path)

@@ -19,7 +19,7 @@ import pytest
 from conftest import DEMO, ROOT, Audit
 
 from determinacy.records import ScoreSet
-from determinacy.reports import plot
+from determinacy.reports import plot, summary
 from determinacy.score import results, stats
 
 
@@ -109,9 +109,10 @@ def test_wilson_ends_stay_on_their_side_of_the_rate_in_sql_and_python() -> None:
     con = duckdb.connect()
     con.execute((ROOT / "queries" / "views.sql").read_text().split("CREATE OR REPLACE VIEW")[0])
     for k, n in [(0, 15), (15, 15), (0, 11), (11, 11), (6, 8), (1, 300)]:
-        low, high, shown = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?), "
-                                       "pct(wilson_low(?, ?))", [k, n] * 3).fetchone()
-        assert 0.0 <= low <= k / n <= high <= 1.0 and not shown.startswith("-")
+        low, high, both = con.execute("SELECT wilson_low(?, ?), wilson_high(?, ?), "
+                                      "wilson(?, ?)", [k, n] * 3).fetchone()
+        assert 0.0 <= low <= k / n <= high <= 1.0 and both == [low, high]
+        assert not summary.pct(low).startswith("-")  # as REPORT.md prints it
         assert (low, high) == pytest.approx(stats.wilson(k, n), abs=1e-12)
         assert stats.wilson(k, n)[0] <= k / n <= stats.wilson(k, n)[1]
 
@@ -199,7 +200,9 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
     # The view exists before anything is scored, and is empty.
     assert audit.sql(DEMO, "select count(*) as n from scores") == [{"n": 0}]
     paths = write_results(tmp_path / "results")
-    res = score(audit, *paths, "--json")
+    # The numbers worked by hand below leave errors and missing tasks out (--attempted-only);
+    # the default, the SWE-bench leaderboard's convention, is checked after them.
+    res = score(audit, *paths, "--json", "--attempted-only")
     s = json.loads(res.stdout)
     assert s == json.loads((audit.runs / "demo" / "scores.json").read_text())
     assert [r["format"] for r in s["results"]] == ["jsonl", "swebench-report",
@@ -247,19 +250,20 @@ def test_scores_on_the_demo_audit(audit: Audit, tmp_path: Path) -> None:
             verdicts["AIRTIGHT"]["passes"]) == (16, 3 + 3 + 15, 2 + 1 + 1)
     md = (audit.runs / "demo" / "SCORES.md").read_text()
     assert res.stderr.count("read ") == 4 and "swebench-experiments" in res.stderr
-    assert "policy: infrastructure errors left out of the score, counted apart" in md
+    assert "Convention: attempted only — a task a model's results do not name" in md
     assert "- a vs b: unresolved: " in md and "(scores.png)" in md
     assert (audit.runs / "demo" / "scores.png").read_bytes().startswith(b"\x89PNG")
     rows = audit.sql(DEMO, "select model, attempted, validity_revision from scores "
                            "order by model")
     assert [(r["model"], r["attempted"], r["validity_revision"]) for r in rows] == [
         ("a", 8, 0), ("b", 7, 0), ("c", 4, 0), ("d", 50, 0)]
-    # The policy can count errors and missing tasks as failures; it is printed with them.
-    s2 = json.loads(score(audit, *paths, "--json", "--errors", "fail", "--missing",
-                          "fail").stdout)
+    # The default counts errors and missing tasks as unresolved (the leaderboard's convention);
+    # it is named with them.
+    s2 = json.loads(score(audit, *paths, "--json").stdout)
     a2 = next(x for x in s2["models"] if x["model"] == "a")
     assert (a2["attempted"], a2["passed"], s2["errors_policy"]) == (8 + 1 + 42, 6, "fail")
-    assert "errors counted as failures" in (audit.runs / "demo" / "SCORES.md").read_text()
+    assert s2["policy"]["convention"] == "swebench-leaderboard"
+    assert "Convention: SWE-bench leaderboard" in (audit.runs / "demo" / "SCORES.md").read_text()
 
 
 def test_conflicting_results_are_refused(audit: Audit, tmp_path: Path) -> None:
@@ -278,7 +282,7 @@ def _listing(root: Path) -> dict[str, tuple[bytes, int, int]]:
 def test_validity_revisions_append_and_old_revisions_reproduce(audit: Audit,
                                                                tmp_path: Path) -> None:
     paths = write_results(tmp_path / "results")
-    score(audit, *paths)
+    score(audit, *paths, "--attempted-only")  # the sensitivity intervals worked by hand below
     out = audit.runs / "demo"
     first = {n: (out / n).read_bytes() for n in ("SCORES.md", "scores.json", "scores.png")}
     stored = _listing(audit.store / "scores" / "demo")
@@ -293,7 +297,7 @@ def test_validity_revisions_append_and_old_revisions_reproduce(audit: Audit,
     bad = audit.invoke("validity", str(DEMO), "set", "no-such-task", "broken", "--reason",
                        "x", "--store", str(audit.store))
     assert bad.exit_code == 2 and "no task 'no-such-task'" in bad.output
-    s1 = json.loads(score(audit, *paths, "--json").stdout)
+    s1 = json.loads(score(audit, *paths, "--json", "--attempted-only").stdout)
     a1 = next(x for x in s1["models"] if x["model"] == "a")
     # a's disputed tasks are now 1 and 6 (passed 1): 5/8 .. 7/8
     assert (s1["validity_revision"], s1["disputed"]) == (1, 15)
@@ -302,7 +306,7 @@ def test_validity_revisions_append_and_old_revisions_reproduce(audit: Audit,
     assert (out / "scores.json").read_bytes() != first["scores.json"]
 
     # Revision 0 again: the very same bytes; nothing stored before was touched.
-    score(audit, *paths, "--validity-revision", "0")
+    score(audit, *paths, "--validity-revision", "0", "--attempted-only")
     assert {n: (out / n).read_bytes() for n in first} == first
     now = _listing(audit.store / "scores" / "demo")
     assert {k: now[k] for k in stored} == stored
@@ -350,7 +354,8 @@ def test_plots_are_the_same_bytes_for_the_same_numbers(demo_audit: Audit,
         plot.claimable_png([{**data["plot"][0], "k": 8}], reuse=kept)
     # A Wilson end SQL computes at k = 0 may be a rounding error below the rate: still drawn.
     monkeypatch.undo()
-    assert plot.claimable_png([{**data["plot"][0], "k": 0, "rate": 0.0, "low": -1e-17}])
+    assert plot.claimable_png([{**data["plot"][0], "k": 0, "rate": 0.0,
+                                "wilson_95": [-1e-17, 0.07]}])
 
 
 def test_the_shipped_demo_results_score_as_the_readme_shows(demo_audit: Audit,

@@ -143,8 +143,11 @@ def test_the_multi_swe_bench_example_reads_rows_of_that_shape(tmp_path: Path) ->
     config = example.replace('hf_dataset = "ByteDance-Seed/Multi-SWE-bench"',
                              'jsonl = "tasks.jsonl"')
     config = "\n".join(ln for ln in config.splitlines() if not ln.startswith("data_files"))
-    [t] = load_multi(tmp_path, multi_row(), config=config).tasks
-    assert t.repo == "acme/widgets" and len(t.fail_to_pass) == 2 and "Show units." in t.prose
+    # Real rows have every test class (the example grades f2p, s2p and n2p together).
+    shaped = multi_row(s2p_tests={}, n2p_tests={"tests/test_x.py::test_new": {"fix": "PASS"}},
+                       p2p_tests={})
+    [t] = load_multi(tmp_path, shaped, config=config).tasks
+    assert t.repo == "acme/widgets" and len(t.fail_to_pass) == 3 and "Show units." in t.prose
 
 
 # -- Hugging Face: the hub's layouts, its cache, offline, one-line failures ------------------

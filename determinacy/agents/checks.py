@@ -15,7 +15,6 @@ from typing import Any
 
 from determinacy.agents.calls import list_field, text_field
 from determinacy.paths import is_test_path
-from determinacy.proposer.propose import trivial_reason
 from determinacy.prose import Prose
 from determinacy.records import AgentWitness, Behavior, Candidate, Precedent, Task
 from determinacy.settle import quote, receipt_command, ungraded_reason
@@ -150,6 +149,9 @@ def settle_witnesses(
     missing_tests: Sequence[str] = (), lacks: Callable[[str], bool] = lambda path: False,
 ) -> list[AgentWitness]:
     """`commit` is the full sha `task.base_commit` resolved to: what the receipts name."""
+    # The proposer is imported where an agent's answer is settled: a no-op run settles none.
+    from determinacy.proposer.propose import trivial_reason
+
     prose = Prose(task.prose)
     ungraded = ungraded_reason(task, missing_tests)
     mechanical = {c.constant: c for c in candidates}
@@ -199,6 +201,8 @@ def _airtight_failure(f: dict[str, str], prose: Prose, gold_added: str, test_add
                       mechanical: dict[str, Candidate], in_codebase: dict[str, str],
                       searched: set[str], min_length: int) -> str:
     """Method §6, the same checks as the mechanical tier; "" when every one holds."""
+    from determinacy.proposer.propose import trivial_reason
+
     c = f["constant"]
     if not c or c != c.strip():
         return "no constant (or one with surrounding spaces)"

@@ -32,8 +32,6 @@ from determinacy.phases import (
     upstream_error,
     write_ref,
 )
-from determinacy.proposer.patches import added_text, parse_patch
-from determinacy.proposer.propose import implementation
 from determinacy.records import AgentCall, AgentResult, AgentWitness, Behavior, Proposal, Task
 from determinacy.store import ActionKey, Store, digest
 
@@ -106,6 +104,9 @@ def _load(store: Store, ref: Ref) -> AgentResult:
 
 
 def _gold_test(cfg: Config, task: Task) -> tuple[str, str]:
+    from determinacy.proposer.patches import added_text, parse_patch  # not in a no-op run
+    from determinacy.proposer.propose import implementation
+
     gold = implementation(parse_patch(task.gold_patch, "gold patch"), cfg.policy.test_paths)
     return added_text(gold), added_text(parse_patch(task.test_patch, "test patch"))
 

@@ -1,6 +1,6 @@
-"""Command line: `determinacy run | report | show | export | validate | diff | hints | sql |
-verify | store | score | validity | schemas`. One module per family of commands; this one
-builds the group."""
+"""Command line: `determinacy run | report | show | export | validate | init | diff | hints |
+sql | verify | store | score | validity | schemas | examples`. One module per family of
+commands; this one builds the group."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from typing import Any
 
 import click
 
-from determinacy import __version__
-from determinacy.cli import read, run, schemas, score, source, store
+from determinacy.cli import examples, read, run, schemas, score, source, store
 from determinacy.cli.common import EXIT_FAILED, EXIT_USAGE, find_config
 from determinacy.cli.run import _term, agent_setups
 from determinacy.errors import DeterminacyError, StoreError
@@ -30,13 +29,25 @@ class _Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    # click's version_option wants the version up front: read it only when it is asked for.
+    if value and not ctx.resilient_parsing:
+        from determinacy import __version__
+
+        click.echo(f"determinacy, version {__version__}")
+        ctx.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="determinacy")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_version, help="Show the version and exit.")
 def main() -> None:
     """Audit a SWE-bench-style benchmark: which graded behaviors does the task text determine?
 
     Every claim comes with a receipt a skeptic can re-run. Without CONFIG, `run` audits the
-    shipped offline demo benchmark.
+    shipped offline demo benchmark. CONFIG is a file, or the name of an example shipped with
+    the tool (`determinacy examples` lists them: `determinacy run demo-history`); a file of
+    that path in the current folder wins over the name.
 
     \b
     Environment:
@@ -46,7 +57,7 @@ def main() -> None:
     """
 
 
-for command in (run.run, read.report, read.show, source.validate, read.diff, read.hints,
-                read.export, read.sql, read.verify_claims, store.store, score.score_cmd,
-                score.validity, schemas.schemas):
+for command in (run.run, read.report, read.show, source.validate, source.init, read.diff,
+                read.hints, read.export, read.sql, read.verify_claims, store.store,
+                score.score_cmd, score.validity, schemas.schemas, examples.examples):
     main.add_command(command)

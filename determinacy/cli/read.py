@@ -11,14 +11,16 @@ import click
 from determinacy.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
-    formatted,
+    emit,
+    format_option,
     load,
     open_store,
+    out_option,
     runs_option,
+    shipped_example,
     store_option,
+    stored_benchmark,
 )
-from determinacy.config import load_config
-from determinacy.errors import DeterminacyError
 
 
 @click.command()
@@ -39,13 +41,16 @@ def report(config: str | None, store_dir: str | None, runs_dir: str) -> None:
 @store_option
 @runs_option
 def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> None:
-    """Print one case of the stored audit of CONFIG (default: the demo): its receipt
-    (verdict, evidence, the command that re-runs it) and where its materials are. CASE is a
-    case or instance id, or a unique prefix, ending or part of one.
+    """Print one case of the stored audit of CONFIG: its receipt (verdict, evidence, the
+    command that re-runs it) and where its materials are. CASE is a case or instance id, or a
+    unique prefix, ending or part of one. CONFIG is a file or a shipped example's name;
+    without it, $DETERMINACY_CONFIG, else ./determinacy.toml, else the one benchmark the
+    store holds.
 
     \b
     Example:
-      determinacy show examples/swebench-pro.toml vuls-1832b4
+      determinacy show my-benchmark.toml vuls-1832b4
+      determinacy show widgets-17        # the only benchmark in store/
     """
     from determinacy.reports.query import connect
     from determinacy.reports.render import find_case, receipt
@@ -53,11 +58,11 @@ def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> 
     if len(config_case) > 2:
         raise click.UsageError("give [CONFIG] CASE")
     *config, case = config_case
-    cfg = load(config[0] if config else None)
-    con = connect(open_store(store_dir, cfg), cfg.name)
+    store, name = stored_benchmark(config[0] if config else None, store_dir)
+    con = connect(store, name)
     case_id = find_case(con, case)
     click.echo(receipt(con, case_id), nl=False)
-    folder = Path(runs_dir) / cfg.name / "cases" / case_id
+    folder = Path(runs_dir) / name / "cases" / case_id
     click.echo(f"\nMaterials: {folder}/ (RECEIPT.md, spec.md, gold.diff, hidden_test.diff)")
 
 
@@ -89,12 +94,12 @@ def diff(config_a: str, config_b: str, store_dir: str | None, other_store: str |
 
     \b
     Example:
-      determinacy diff examples/demo.toml demo-lenient.toml
+      determinacy diff demo demo-lenient.toml
     """
     from determinacy.reports.query import connect
     from determinacy.reports.render import compare
 
-    a, b = load_config(config_a), load_config(config_b)
+    a, b = load(config_a), load(config_b)
     con_a = connect(open_store(store_dir, a), a.name)
     con_b = connect(open_store(other_store or store_dir, b), b.name)
     click.echo(compare(con_a, con_b, f"{config_a} ({a.name})", f"{config_b} ({b.name})"),
@@ -111,36 +116,23 @@ EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, 
 @click.option("--what", type=click.Choice(sorted(EXPORTS)), default="claims", show_default=True,
               help="claims: every claim with its evidence; verdicts: one row per case; "
               "candidates: every shared constant and how it was settled.")
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "parquet"]),
-              default="jsonl", show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), help="File to write (default: "
-              "stdout; parquet needs a file).")
+@format_option("jsonl")
+@out_option
 @store_option
 def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: str | None) -> None:
     """Write the stored audit's claims, verdicts or candidates for other tools, sorted, in
-    jsonl, csv or parquet, without writing SQL.
+    jsonl, json, csv, markdown or parquet (the formats of `sql`), without writing SQL. NULL
+    means "not applicable" (README: Reading the results with SQL).
 
     \b
     Example:
       determinacy export my-benchmark.toml --what claims --format csv --out claims.csv
     """
 
-    from determinacy.reports.query import connect, rows
+    from determinacy.reports.query import connect
 
     cfg = load(config)
-    con = connect(open_store(store_dir, cfg), cfg.name)
-    if fmt == "parquet":
-        if not out:
-            raise click.UsageError("--format parquet needs --out FILE")
-        import pyarrow.parquet as pq  # DuckDB may reach no file (`connect`): pyarrow writes
-
-        pq.write_table(con.sql(EXPORTS[what]).to_arrow_table(), out)
-        return
-    text = formatted(*rows(con, EXPORTS[what]), fmt)
-    if out:
-        Path(out).write_text(text, encoding="utf-8")
-    else:
-        click.echo(text, nl=False)
+    emit(connect(open_store(store_dir, cfg), cfg.name), EXPORTS[what], fmt, out)
 
 
 
@@ -150,37 +142,43 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
 @click.option("-f", "--file", "query_file", type=click.File("r", encoding="utf-8"),
               help="Read the query from this file (or - for stdin).")
 @store_option
-@click.option("--format", "fmt", type=click.Choice(["markdown", "csv", "json"]),
-              default="markdown", show_default=True)
+@format_option("markdown")
+@out_option
 def sql(config: str | None, query: str | None, query_file: Any, store_dir: str | None,
-        fmt: str) -> None:
+        fmt: str, out: str | None) -> None:
     """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled,
     settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, commits (a history
     source's walk), behaviors, agent_witnesses, agent_calls, passes, scores (`determinacy score`).
-    Without QUERY, list the views and their columns."""
+    Without QUERY, list the views and their columns. CONFIG is a file or a shipped example's
+    name; without it, $DETERMINACY_CONFIG, else ./determinacy.toml, else the one benchmark
+    the store holds (`determinacy sql "select ..."`).
 
-    from determinacy.reports.query import connect, rows
+    NULL means "not applicable" in every column (no error, not in the prose, no refuter, a row
+    that did not load): test `IS NULL`, never `= ''` (only a `constant` is ever '': the empty
+    string literal itself). Rates are fractions (0..1), intervals [low, high] lists. A
+    candidate's settle step (`settled.code`, `settle_steps.code`) is one of nothing_graded,
+    not_graded, cannot_certify, does_not_cross, in_prose, in_codebase, in_history, in_stdlib,
+    in_dependency, convention, not_searched, certified, gold_test_data (README: Settle
+    steps)."""
+
+    from determinacy.reports.query import connect
     from determinacy.score.stored import register
 
-    if query is None and config and not config.endswith(".toml") and not Path(config).exists():
-        config, query = None, config  # `determinacy sql "select ..."`: the demo's audit
+    if (query is None and config and not config.endswith(".toml") and not Path(config).exists()
+            and not shipped_example(config)):
+        config, query = None, config  # `determinacy sql "select ..."`: no CONFIG
     if query_file is not None:
         if query:
             raise click.UsageError("give QUERY or --file, not both")
         query = query_file.read()
-    cfg = load(config)
-    store = open_store(store_dir, cfg)
-    con = connect(store, cfg.name)
-    register(con, store, cfg.name)
+    store, name = stored_benchmark(config, store_dir)
+    con = connect(store, name)
+    register(con, store, name)
     if not query:
         query = ("SELECT table_name AS view, string_agg(column_name, ', ' ORDER BY "
                  "ordinal_position) AS columns FROM information_schema.columns WHERE table_name "
                  "NOT LIKE 't\\_%' ESCAPE '\\' GROUP BY 1 ORDER BY 1")
-    try:
-        cols, data = rows(con, query)
-    except Exception as e:  # duckdb raises many error types; all mean "your query is wrong"
-        raise DeterminacyError(f"query failed: {e}") from None
-    click.echo(formatted(cols, data, fmt), nl=False)
+    emit(con, query, fmt, out)
 
 
 @click.command("verify")

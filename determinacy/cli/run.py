@@ -20,6 +20,7 @@ from determinacy.cli.common import (
     runs_option,
     store_option,
 )
+from determinacy.cli.source import config_or_dataset, dataset_option, split_option
 from determinacy.config import Config, load_config
 from determinacy.errors import DeterminacyError
 from determinacy.store import Store
@@ -32,13 +33,51 @@ def _term(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+class _Variadic(click.Option):
+    """A repeatable option that also takes the words after it, as the SWE-bench harness's
+    `--instance_ids A B C` does: up to the next word that starts with `-`."""
+
+    def add_to_parser(self, parser: Any, ctx: click.Context) -> None:
+        super().add_to_parser(parser, ctx)
+        # click has no variadic options: wrap how its parser takes this one's value. Should a
+        # click change this, one value per flag (and "A B" in one) still works.
+        opt = next((o for name in self.opts if (o := getattr(parser, "_long_opt", {}).get(name))),
+                   None)
+        if opt is None or not hasattr(opt, "process"):
+            return
+        take = opt.process
+
+        def process(value: Any, state: Any) -> None:
+            take(value, state)
+            while state.rargs and not state.rargs[0].startswith("-"):
+                take(state.rargs.pop(0), state)
+
+        opt.process = process
+
+
+def _repo(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    for r in value:
+        if r.count("/") != 1 or not all(r.split("/")) or any(c.isspace() for c in r):
+            raise click.BadParameter(f"{r!r} is not of the form OWNER/NAME")
+    return value
 
 
 # Options are its own: a mistyped one is a usage error ("Did you mean"), never a config path
 # or a doit argument; doit's own come after `--`.
 @click.command()
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
-@click.option("--limit", type=click.IntRange(min=1), help="Audit only the first N source rows.")
+@click.option("--instance-ids", "instance_ids", cls=_Variadic, multiple=True, metavar="ID...",
+              help="Audit only these instances (by instance_id): `--instance-ids A B C`, "
+              "repeatable, `@FILE` for a file of ids. The ids run to the next option: "
+              "CONFIG goes before.")
+@click.option("--repo", "repos", multiple=True, metavar="OWNER/NAME", callback=_repo,
+              help="Audit only this repository's tasks (repeatable: any of them).")
+@click.option("--filter", "where", metavar="EXPR", default="",
+              help="Audit only the tasks for which this DuckDB SQL expression is true, over "
+              "the task's columns (instance_id, repo, base_commit, prose, fail_to_pass, ...) "
+              "and the config's fields.keep ones, e.g. \"len(fail_to_pass) > 1\".")
+@click.option("--limit", type=click.IntRange(min=1), metavar="N",
+              help="Audit only the first N rows (of the selection, when there is one).")
 @store_option
 @runs_option
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -58,16 +97,25 @@ def _term(signum: int, frame: Any) -> None:
               help="Seconds per agent call (default [agent] timeout, 600).")
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when some cases are ERROR (they are still reported).")
+@dataset_option
+@split_option
 @click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
-def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: str, jobs: int,
+def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...], where: str,
+        limit: int | None, store_dir: str | None, runs_dir: str, jobs: int,
         as_json: bool, quiet: bool, agent: str | None, refuter: str | None, pass_no: int | None,
         passes: int | None, agent_timeout: float | None, allow_errors: bool,
-        doit_args: tuple[str, ...]) -> None:
+        dataset: str | None, split: str | None, doit_args: tuple[str, ...]) -> None:
     """Run (or resume) the audit of CONFIG (default: the shipped offline demo) and write
-    RUNS/<name>/REPORT.md, CLAIMS.md and one receipt per case.
+    RUNS/<name>/REPORT.md, CLAIMS.md and one receipt per case. CONFIG is a file, or a shipped
+    example's name (`determinacy examples`; a file of that path wins). `--dataset NAME`
+    audits a Hugging Face dataset of SWE-bench's or SWE-bench Pro's columns with no config.
 
     Only what changed is recomputed; an interrupted run resumes where it stopped. Extra
     arguments after `--` go to doit (e.g. `-- --always`).
+
+    --instance-ids, --repo and --filter select rows (a row is audited when it meets every
+    one given), --limit keeps the first N of them; REPORT.md and report.json say which. A
+    selected case is the same case as in a full run: a later full run reuses it.
 
     \b
     Exit status:
@@ -81,22 +129,29 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
     from determinacy import dodb
     from determinacy.graph import Audit, DeterminacyLoader, prepare
     from determinacy.proposer import pool
+    from determinacy.selection import describe
 
     if config is not None and config.startswith("-"):
         # Only `--` lets one through (`run -- --always`): doit's, never a config path.
         config, doit_args = None, (config, *doit_args)
-    path = find_config(config)
-    cfg = load_config(path)
+    if dataset is None and split is None:
+        path: str | Path = find_config(config)
+        cfg = load_config(path)
+    else:  # a hub dataset, no config file: the default mapping of its columns' layout
+        cfg = config_or_dataset(config, dataset, split)
+        path = cfg.file
     if pass_no and passes:
         raise DeterminacyError("give --pass or --passes, not both")
     agents = agent_setups(cfg, agent, refuter, pass_no, passes, agent_timeout)
+    chosen = _selection(instance_ids, repos, where, limit, cfg)
     store = open_store(store_dir, cfg)
     store.check_writable()
-    audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), limit=limit,
+    audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), selection=chosen,
                           agents=agents))
     if not quiet:
+        picked = "" if (d := describe(chosen)) == "every row" else f"; selection: {d}"
         click.echo(f"auditing {path} (benchmark {cfg.name!r}, {len(audit.loaded.tasks)} tasks, "
-                   f"{len(audit.loaded.errors)} unreadable rows)", err=True)
+                   f"{len(audit.loaded.errors)} unreadable rows{picked})", err=True)
     signal.signal(signal.SIGTERM, _term)
     signal.signal(signal.SIGINT, _term)
     argv = ["run"]
@@ -110,15 +165,20 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
         rc = DoitMain(loader, config_filenames=()).run(argv)
     finally:
         pool.stop()
+        store.unshare()  # held since `prepare`: `store gc` may run now
     if audit.fatal:
         raise audit.fatal[0]
     verdicts = _verdict_counts(audit.store, cfg) if rc == 0 else {}
     errors = verdicts.get("ERROR", 0)
     allowed = allow_errors or cfg.allow_errors
     code = EXIT_FAILED if rc else EXIT_ERROR_CASES if errors and not allowed else EXIT_OK
+    # Every stored error (this run's and the cached ones), one group per cause.
+    groups = _error_groups(audit.store, cfg) if rc == 0 and (
+        errors or dodb.LAST.errors_raised) else []
     summary = {
         **dodb.LAST.as_dict(),
         "case_errors": errors,
+        "errors_by_cause": {g.cause.code: g.cases for g in groups},
         "report": str(audit.out / "REPORT.md"),
         "verdicts": verdicts,
         "exit": code,
@@ -131,7 +191,32 @@ def run(config: str | None, limit: int | None, store_dir: str | None, runs_dir: 
         if errors:
             click.echo(f"ERROR (not audited): {errors} of {sum(verdicts.values())} cases; "
                        "see the Errors section of the report", err=True)
+        for g in groups:
+            click.echo(f"  {g.line()}", err=True)
     sys.exit(code)
+
+
+def _error_groups(store: Store, cfg: Config) -> list[Any]:
+    """The stored errors by cause (`determinacy.causes`), from the tables."""
+    from determinacy import causes
+    from determinacy.reports.query import error_causes
+
+    return causes.group(error_causes(store, cfg.name))
+
+
+def _selection(ids: tuple[str, ...], repos: tuple[str, ...], where: str, limit: int | None,
+               cfg: Config) -> Any:
+    """The rows to audit; a filter that does not read is a usage error before any row is."""
+    from determinacy.selection import FilterError, check_filter, make
+
+    chosen = make(ids, repos, where, limit)
+    if chosen.filter:
+        try:
+            check_filter(chosen.filter, cfg.fields.keep if cfg.fields else [])
+        except FilterError as e:
+            raise click.BadParameter(str(e).removeprefix("--filter "),
+                                     param_hint="'--filter'") from None
+    return chosen
 
 
 def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: int | None,

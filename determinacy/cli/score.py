@@ -7,56 +7,94 @@ from typing import Any
 
 import click
 
-from determinacy.cli.common import load, open_store, runs_option, store_option
+from determinacy.cli.common import demo_results, load, open_store, runs_option, store_option
 
 
 @click.command("score")
 @click.argument("config", type=click.Path(dir_okay=False))
-@click.argument("results", nargs=-1, required=True, type=click.Path(exists=True))
+@click.argument("results", nargs=-1, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print every number (scores.json) on stdout instead of SCORES.md's path.")
 @click.option("--validity-revision", "revision", type=click.IntRange(min=0),
               help="Score at validity revision N (default: the newest; 0: derived from the "
               "verdicts alone). The same N gives the same scores, byte for byte.")
+@click.option("--attempted-only", is_flag=True,
+              help="Score only what was evaluated: a task the results do not name, or name "
+              "as an error, is left out of the score and counted apart (--missing exclude "
+              "--errors exclude). Default: the SWE-bench leaderboard's convention, both "
+              "unresolved.")
 @click.option("--errors", "errors_policy", type=click.Choice(["exclude", "fail"]),
-              default="exclude", show_default=True,
-              help="Infrastructure errors: left out of the score and counted apart, or "
-              "counted as failures.")
+              help="A task the results name as an infrastructure error (the harness could "
+              "not evaluate it): `fail` counts it as unresolved (default, as SWE-bench "
+              "leaderboards do), `exclude` leaves it out, counted apart.")
 @click.option("--missing", "missing_policy", type=click.Choice(["exclude", "fail"]),
-              default="exclude", show_default=True,
-              help="Tasks the results do not name: left out and counted apart, or failures.")
+              help="A task of the audit the results do not name: `fail` counts it as "
+              "unresolved (default, as SWE-bench leaderboards do), `exclude` leaves it out, "
+              "counted apart.")
+@click.option("--model", "models", multiple=True, metavar="NAME",
+              help="The model of RESULTS, for a file that does not name one (SWE-bench Pro's "
+              "eval_results.json, a harness report saved as report.json) or in place of the "
+              "name it has. Once per RESULTS, in order (`-`: that file's own).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the 1,000 random removals the rank stability is compared with.")
 @store_option
 @runs_option
 def score_cmd(config: str, results: tuple[str, ...], as_json: bool, revision: int | None,
-              errors_policy: Any, missing_policy: Any, seed: int, store_dir: str | None,
-              runs_dir: str) -> None:
+              attempted_only: bool, errors_policy: Any, missing_policy: Any,
+              models: tuple[str, ...], seed: int, store_dir: str | None, runs_dir: str) -> None:
     """Score models' per-instance RESULTS against the stored audit of CONFIG (method §9):
-    the all-attempted score, the score on the determinate subset (disputed tasks left out),
-    the sensitivity interval and the wider hypothesis band, pairs compared on their common
+    the score, the score on the determinate subset (disputed tasks left out), the
+    sensitivity interval and the wider hypothesis band, pairs compared on their common
     tasks (exact McNemar), rank stability and the resolve rate by verdict. Writes
     RUNS/<name>/SCORES.md, scores.json and scores.png, and stores the results and the
     scores (the `scores` view of `determinacy sql`).
 
+    By default a score follows the SWE-bench leaderboard: a task the results do not name, or
+    name as an error, counts as unresolved, so every score is over every task of the audit
+    (--missing fail --errors fail). --attempted-only leaves them out (counted apart). SCORES.md
+    names the convention above every table, scores.json in `policy`.
+
     Each of RESULTS is a SWE-bench harness report (resolved_ids, ...), an experiments
-    results.json (resolved, no_generation, no_logs), a folder of per-instance report.json, or
-    a jsonl of {instance_id, model, result}; the format is detected and named.
+    results.json (resolved, no_generation, no_logs), per-instance report.json (a folder of
+    them, or a per_instance_details.json), SWE-bench Pro's eval_results.json
+    ({instance_id: true | false}) or a jsonl of {instance_id, model, result}; the format is
+    detected and named. A file whose content does not name its model takes its file name,
+    else the folder an experiments submission or the harness's logs are named by; any other
+    (eval_results.json) needs --model. Without RESULTS, the demo's config scores the demo's
+    recorded results.
 
     \b
-    Example:
-      determinacy score examples/demo.toml examples/demo/results/*
+    Examples:
+      determinacy score demo
+      determinacy score examples/demo.toml examples/demo/results/* --attempted-only
+      determinacy score CONFIG traj/claude/eval_results.json --model claude-sonnet-4
     """
     from determinacy.score import score
+    from determinacy.score.policy import resolve
     from determinacy.score.render import scores_json
 
+    chosen = resolve(errors_policy, missing_policy, attempted_only)
     cfg = load(config)
-    scores, path, files = score(open_store(store_dir, cfg), cfg, results, Path(runs_dir),
-                                revision, errors_policy, missing_policy, seed)
-    for f in files:
+    paths = list(results) or demo_results(cfg)  # the demo's recorded results by default
+    if not paths:
+        raise click.UsageError("Missing argument 'RESULTS...'.")
+    if models and len(models) != len(paths):
+        raise click.UsageError(
+            f"--model is given {_times(len(models))} for {len(paths)} RESULTS: give it once "
+            "per RESULTS, in order (`-` keeps that file's own model)")
+    named = [None if m == "-" else m for m in models]
+    scores, path, files = score(open_store(store_dir, cfg), cfg, paths, Path(runs_dir),
+                                revision, chosen.errors, chosen.missing, seed, named)
+    for f, m in zip(files, named or [None] * len(files)):
         click.echo(f"read {f.path}: {f.format}, {len(f.rows)} rows, models "
-                   f"{', '.join(sorted({r.model for r in f.rows}))}", err=True)
+                   f"{', '.join(sorted({r.model for r in f.rows}))}"
+                   + (" (--model)" if m else ""), err=True)
+    click.echo(chosen.text, err=True)
     click.echo(scores_json(scores) if as_json else path, nl=not as_json)
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 class _ConfigFirst(click.Group):
@@ -78,8 +116,8 @@ def validity(ctx: click.Context, config: str) -> None:
 
     \b
     Example:
-      determinacy validity examples/demo.toml set acme__widgets-1 valid --reason "..."
-      determinacy validity examples/demo.toml list
+      determinacy validity demo set acme__widgets-1 valid --reason "..."
+      determinacy validity demo list
     """
     ctx.obj = config or None
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import dataclasses
 import functools
 import os
 import re
@@ -18,7 +19,7 @@ import subprocess
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal, NamedTuple
@@ -168,39 +169,118 @@ class Entry(NamedTuple):  # a tuple: a large tree has tens of thousands
     sha: str
 
 
+class Module(NamedTuple):
+    """A submodule of a tree (a gitlink) and how it was read: from the local mirror
+    `[codebase] submodules` maps it to (`tree`), or not (`why`)."""
+
+    path: str  # its path in the tree that holds the gitlink
+    commit: str  # the commit the gitlink names
+    url: str = ""  # what .gitmodules says at that tree ("" when it says nothing)
+    tree: Tree | None = None  # its tree at `commit`, read from its mirror
+    mirror: str = ""  # the mapped mirror ("" when none is)
+    why: str = ""  # why it is not read ("" when it is)
+
+    def detail(self) -> str:
+        """What an unread submodule's Unread says: the commit, the URL, why."""
+        return (f"commit {self.commit}" + (f", url {self.url}" if self.url else "")
+                + f"; {self.why}")
+
+
 @dataclass
 class Tree:
-    """The tree at one commit of a mirror: its entries and what of it cannot be read."""
+    """The tree at one commit of a mirror: its entries and what of it cannot be read. A
+    submodule `[codebase] submodules` maps to a mirror having its commit is read from there
+    (`modules`): its files count as the tree's, under its path."""
 
     git_dir: Path
     commit: str
     entries: list[Entry]
     missing: frozenset[str]  # blob shas the mirror lacks
+    modules: tuple[Module, ...] = ()  # each gitlink of `entries` (none: not looked at)
 
     def searched(self, skipped: Sequence[str]) -> list[Entry]:
+        """This repository's own entries a search leaving out the globs `skipped` reads."""
         return [e for e in self.entries if not (skipped and is_test_path(e.path, skipped))]
 
     def blobs(self, skipped: Sequence[str] = ()) -> frozenset[str]:
-        """The readable blobs a search leaving out the globs `skipped` reads."""
+        """The readable blobs of this repository's own entries a search leaving out the
+        globs `skipped` reads (those of submodules are in other mirrors: `readable`)."""
         return frozenset(e.sha for e in self.searched(skipped)
                          if e.kind == "blob" and e.sha not in self.missing)
+
+    def files(self, skipped: Sequence[str] = ()) -> Iterator[tuple[str, Entry, Tree]]:
+        """(path, entry, the tree it is an entry of) of every file a search leaving out the
+        globs `skipped` reads, those of the submodules read under their path (nested ones
+        too); a gitlink not read is an entry of kind "commit"."""
+        for path, e, owner in self._all(""):
+            if not (skipped and is_test_path(path, skipped)):
+                yield path, e, owner
+
+    def _all(self, prefix: str) -> Iterator[tuple[str, Entry, Tree]]:
+        read = {m.path: m.tree for m in self.modules if m.tree is not None}
+        for e in self.entries:
+            sub = read.get(e.path) if e.kind == "commit" else None
+            if sub is not None:
+                yield from sub._all(f"{prefix}{e.path}/")
+            else:
+                yield prefix + e.path, e, self
+
+    def readable(self, skipped: Sequence[str] = ()) -> list[tuple[str, str]]:
+        """(path, blob) of every readable file `files` gives, in tree order."""
+        return [(path, e.sha) for path, e, owner in self.files(skipped)
+                if e.kind == "blob" and e.sha not in owner.missing]
 
     def state(self, skipped: Sequence[str] = ()) -> TreeState:
         """What a search leaving out the globs `skipped` reads, and what it cannot."""
         unread = []
-        entries = self.searched(skipped)
-        for e in entries:
+        blobs = 0
+        for path, e, owner in self.files(skipped):
             if e.kind == "commit":
-                unread.append(Unread(path=e.path, why="submodule"))
-            elif e.sha in self.missing:
-                unread.append(Unread(path=e.path, why="missing blob"))
-        return TreeState(commit=self.commit, blobs=sum(e.kind == "blob" for e in entries),
-                         unread=unread, ignored=ignored(self.git_dir))
+                module = owner.module(e.path)
+                unread.append(Unread(path=path, why="submodule",
+                                     detail=module.detail() if module else ""))
+            else:
+                blobs += 1
+                if e.sha in owner.missing:
+                    unread.append(Unread(path=path, why="missing blob"))
+        return TreeState(commit=self.commit, blobs=blobs, unread=unread,
+                         ignored=ignored(self.git_dir))
+
+    def module(self, path: str) -> Module | None:
+        return next((m for m in self.modules if m.path == path), None)
+
+    @functools.cached_property
+    def _where(self) -> dict[str, Path]:
+        """The git directory of each blob only a submodule's mirror holds."""
+        if not any(m.tree is not None for m in self.modules):
+            return {}
+        own = {e.sha for e in self.entries if e.kind == "blob" and e.sha not in self.missing}
+        out: dict[str, Path] = {}
+        for _, e, owner in self.files():
+            if owner is not self and e.kind == "blob" and e.sha not in own \
+                    and e.sha not in owner.missing:
+                out.setdefault(e.sha, owner.git_dir)
+        return out
+
+    @property
+    def source(self) -> Path | Callable[[list[str]], Iterator[tuple[str, bytes | None]]]:
+        """Where a search reads the blobs of `readable`: this mirror, or (submodules read)
+        each blob from the mirror that holds it."""
+        return self.git_dir if not self._where else self._cat
+
+    def _cat(self, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
+        """Each blob's bytes (None: no mirror gives it), grouped by the mirror read (each
+        answer names its sha)."""
+        by: dict[Path, list[str]] = {}
+        for sha in shas:
+            by.setdefault(self._where.get(sha, self.git_dir), []).append(sha)
+        for git_dir, part in by.items():
+            yield from cat_blobs(git_dir, part)
 
     def _read(self, shas: list[str]) -> Iterator[tuple[str, bytes]]:
-        """Each blob's bytes in the order of `shas`: from the run's cache, the others
-        streamed through one `git cat-file --batch` (and cached)."""
-        for sha, data in cat_blobs(self.git_dir, shas):
+        """Each blob's bytes: from the run's cache, the others streamed through one
+        `git cat-file --batch` per mirror (and cached)."""
+        for sha, data in self._cat(shas):
             if data is None:
                 raise CaseFailure(f"cannot read blob {sha} at {self.commit} (the mirror changed "
                                 "while it was read?)", transient=True)
@@ -210,22 +290,24 @@ class Tree:
     @functools.cached_property
     def _blobs(self) -> dict[str, str]:
         """Path -> sha of every readable blob (built once: post-images read many files)."""
-        return {e.path: e.sha for e in self.entries
-                if e.kind == "blob" and e.sha not in self.missing}
+        if not any(m.tree is not None for m in self.modules):
+            return {e.path: e.sha for e in self.entries
+                    if e.kind == "blob" and e.sha not in self.missing}
+        return dict(self.readable())
 
     def lacks(self, path: str) -> bool:
         """`path` is in the tree, but what it holds cannot be read here (a blob the mirror
-        lacks, a submodule): unknown, never "no such file"."""
+        lacks, a submodule not read): unknown, never "no such file"."""
         return path in self._unreadable
 
     @functools.cached_property
     def _unreadable(self) -> frozenset[str]:
-        return frozenset(e.path for e in self.entries
-                         if e.kind == "commit" or e.sha in self.missing)
+        return frozenset(path for path, e, owner in self.files()
+                         if e.kind == "commit" or e.sha in owner.missing)
 
     def preload(self, paths: Iterable[str]) -> None:
-        """Bring the blobs of `paths` into the run's cache through one `git cat-file --batch`,
-        so reading each of them (`read`) costs no process of its own."""
+        """Bring the blobs of `paths` into the run's cache through one `git cat-file --batch`
+        (per mirror), so reading each of them (`read`) costs no process of its own."""
         shas = sorted({self._blobs[p] for p in paths if p in self._blobs})
         for _ in self._read([s for s in shas if BLOBS.get(s) is None]):
             pass
@@ -237,7 +319,7 @@ class Tree:
             return None
         data = BLOBS.get(sha)
         if data is None:
-            p = git.run(self.git_dir, "cat-file", "blob", sha)
+            p = git.run(self._where.get(sha, self.git_dir), "cat-file", "blob", sha)
             if p.returncode:
                 return None
             data = p.stdout
@@ -494,10 +576,135 @@ def _close_objects() -> None:
 
 
 def open_tree(store: Store, cfg: Config, repo: str, commit: str) -> Tree:
-    """The tree of `repo` at `commit` (cloning or fetching once when needed): what every
-    search and read at base_commit starts from. The phases of one case each open it: the
-    listing is kept for as long as the object store is unchanged."""
-    return listed(*resolve(store, cfg, repo, commit))
+    """The tree of `repo` at `commit` (cloning or fetching once when needed), its mapped
+    submodules read from their mirrors: what every search and read at base_commit starts
+    from. The phases of one case each open it: the listing is kept for as long as the object
+    stores are unchanged."""
+    return with_submodules(cfg, repo, listed(*resolve(store, cfg, repo, commit)))
+
+
+# Submodules inside submodules are read this deep at most (a cycle of mirrors ends sooner).
+MAX_NESTING = 8
+UNMAPPED = "no mirror for it in [codebase] submodules"
+
+
+def with_submodules(cfg: Config, repo: str, tree: Tree) -> Tree:
+    """`tree` with each gitlink looked at (`Tree.modules`): a submodule `[codebase]
+    submodules` maps to a mirror that has its commit is read from there (and its own
+    submodules in turn); any other stays unread, with why. Never fetched: a URL in
+    .gitmodules is the repository's say, and what it serves changes over time."""
+    if not any(e.kind == "commit" for e in tree.entries):
+        return tree
+    mirrors = tuple((k, str(cfg.resolve(cfg.codebase.submodules[k])))
+                    for k in cfg.submodule_keys(repo))
+    key = (tree.git_dir, tree.commit, objects_state(tree.git_dir), repo, cfg.clone_url(repo),
+           mirrors, tuple(_dir_state(Path(m)) for _, m in mirrors))
+    with _EXPANDED_LOCK:
+        if key in _EXPANDED:
+            _EXPANDED.move_to_end(key)
+            return _EXPANDED[key]
+    out = _expand(cfg, repo, tree, "", cfg.clone_url(repo), frozenset())
+    with _EXPANDED_LOCK:
+        _EXPANDED[key] = out
+        while len(_EXPANDED) > 64:
+            _EXPANDED.popitem(last=False)
+    return out
+
+
+_EXPANDED: OrderedDict[tuple[object, ...], Tree] = OrderedDict()
+_EXPANDED_LOCK = threading.Lock()
+
+
+def _expand(cfg: Config, repo: str, tree: Tree, prefix: str, url: str,
+            seen: frozenset[tuple[Path, str]]) -> Tree:
+    """`tree` (at `prefix` in the repository, fetched from `url`) with its gitlinks read."""
+    links = [e for e in tree.entries if e.kind == "commit"]
+    if not links:
+        return tree
+    urls = gitmodules(tree)
+    modules = []
+    for e in links:
+        sub_url = absolute_url(urls.get(e.path, ""), url)
+        mapped = cfg.submodule_mirror(repo, prefix + e.path, sub_url)
+        if mapped is None:
+            modules.append(Module(e.path, e.sha, sub_url, why=UNMAPPED))
+            continue
+        sub, why = _module_tree(mapped, e.sha, seen)
+        if sub is not None:
+            sub = _expand(cfg, repo, sub, f"{prefix}{e.path}/", sub_url or str(mapped[1]),
+                          seen | {(sub.git_dir, e.sha)})
+        modules.append(Module(e.path, e.sha, sub_url, tree=sub, mirror=str(mapped[1]),
+                              why=why))
+    return dataclasses.replace(tree, modules=tuple(modules))
+
+
+def _module_tree(mapped: tuple[str, Path], commit: str, seen: frozenset[tuple[Path, str]]
+                 ) -> tuple[Tree | None, str]:
+    """The tree at `commit` of the mirror `[codebase] submodules` maps (key, folder), or
+    (None, why not)."""
+    key, mirror = mapped
+    where = f"its mirror {mirror} ([codebase] submodules: {key})"
+    try:
+        git_dir = git.git_dir_of(mirror)
+    except OSError as err:
+        return None, f"{where} cannot be used: {err.strerror}"
+    if git_dir is None:
+        return None, f"{where} is not a git repository"
+    if (git_dir, commit) in seen or len(seen) >= MAX_NESTING:
+        return None, f"nested more than {MAX_NESTING} deep (or in a cycle)"
+    if not _has_commit(git_dir, commit):
+        return None, f"{where} lacks the commit"
+    try:
+        return listed(git_dir, commit), ""
+    except CaseFailure as err:
+        return None, f"{where} cannot list it ({err})"
+
+
+def _has_commit(git_dir: Path, sha: str) -> bool:
+    p = git.run(git_dir, "cat-file", "-t", sha)
+    return p.returncode == 0 and p.stdout.strip() == b"commit"
+
+
+def gitmodules(tree: Tree) -> dict[str, str]:
+    """Submodule path -> URL, as the tree's .gitmodules says ({} when it says nothing)."""
+    entry = next((e for e in tree.entries if e.path == ".gitmodules" and e.kind == "blob"
+                  and e.sha not in tree.missing), None)
+    return dict(_gitmodules(tree.git_dir, entry.sha)) if entry is not None else {}
+
+
+@functools.lru_cache(maxsize=256)
+def _gitmodules(git_dir: Path, blob: str) -> tuple[tuple[str, str], ...]:
+    # git's own reading of the file (quoting, sections); includes are off for a blob.
+    p = git.run(git_dir, "config", f"--blob={blob}", "-z", "--list")
+    if p.returncode:
+        return ()
+    paths: dict[str, str] = {}
+    urls: dict[str, str] = {}
+    for item in p.stdout.decode("utf-8", "replace").split("\0"):
+        key, _, value = item.partition("\n")
+        section, _, rest = key.partition(".")
+        name, _, var = rest.rpartition(".")
+        if section == "submodule" and name and var == "path":
+            paths[name] = value
+        elif section == "submodule" and name and var == "url":
+            urls[name] = value
+    return tuple(sorted((path, urls.get(name, "")) for name, path in paths.items()))
+
+
+def absolute_url(url: str, base: str) -> str:
+    """A .gitmodules URL as git reads it: `./x` and `../x` are relative to the URL of the
+    repository that holds it (`base`)."""
+    if not url.startswith(("./", "../")) or not base:
+        return url
+    at = base.rstrip("/")
+    at = at[:-4] if at.endswith(".git") else at
+    rest = url
+    while rest.startswith(("./", "../")):
+        if rest.startswith("../"):
+            cut = max(at.rfind("/"), at.rfind(":"))
+            at = at[:cut] if cut > 0 else at
+        rest = rest.split("/", 1)[1]
+    return f"{at}/{rest}"
 
 
 def resolve(store: Store, cfg: Config, repo: str, commit: str) -> tuple[Path, str]:
@@ -519,7 +726,7 @@ def _listed(git_dir: Path, commit: str, state: str) -> Tree:
 
 def describe(u: Unread) -> str:
     if u.why == "submodule":
-        return f"{u.path} (submodule: its files are in another repository)"
+        return f"{u.path} (submodule: {u.detail or 'its files are in another repository'})"
     if u.why == "shallow history":
         return f"the history {u.path} (the mirror is shallow)"
     if u.why == "no sources":
@@ -539,16 +746,56 @@ def describe_unread(unread: Sequence[Unread], limit: int = 5) -> str:
     return shown + more
 
 
+# How `unread_summary` counts each (scope, why) of an Unread: (one, several).
+_KINDS = {
+    ("", "missing blob"): ("1 blob missing", "{n} blobs missing"),
+    ("", "submodule"): ("a submodule", "{n} submodules"),
+    ("history", "missing blob"): ("1 history blob missing", "{n} history blobs missing"),
+    ("history", "shallow history"): ("shallow history", "shallow history"),
+    ("stdlib", "no sources"): ("no standard-library sources",
+                               "no sources of {n} standard libraries"),
+    ("stdlib", "older version"): ("an older standard library", "{n} older standard libraries"),
+    ("dependencies", "missing blob"): ("1 manifest blob missing", "{n} manifest blobs missing"),
+    ("dependencies", "unparsed"): ("a manifest unparsed", "{n} manifests unparsed"),
+    ("dependencies", "not pinned"): ("a dependency not pinned", "{n} dependencies not pinned"),
+    ("dependencies", "fetch failed"): ("a dependency not fetched",
+                                       "{n} dependencies not fetched"),
+}
+
+
+def unread_summary(unread: Sequence[Unread]) -> str:
+    """What of a tree and its scopes could not be read, counted by kind ("1 blob missing, a
+    submodule"): the detail `determinacy.causes` groups an incomplete tree's cases by."""
+    counts: dict[tuple[str, str], int] = {}
+    for u in unread:
+        counts[(u.scope, u.why)] = counts.get((u.scope, u.why), 0) + 1
+    parts = []
+    for kind, n in counts.items():
+        one, several = _KINDS.get(kind, (f"1 {kind[1]}", f"{{n}} {kind[1]}"))
+        parts.append(one if n == 1 else several.format(n=n))
+    return ", ".join(parts)
+
+
+def _first_up(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
 def require_complete(state: TreeState, cfg: Config) -> None:
     """Fail closed: absence over a tree that was not read whole is unknown. (Not transient,
     but for a failed fetch: the mirror's state is part of what makes the phase stale, see
     `mirror_state`.)"""
     if state.unread and cfg.policy.unreadable == "error":
+        ways = []
+        if any(u.why == "submodule" for u in state.unread):
+            ways.append("map each submodule to a local mirror ([codebase] submodules, by path "
+                        "or URL)")
+        if any(u.why != "submodule" for u in state.unread):
+            ways.append("use a complete mirror (README: complete mirrors)")
         raise CaseFailure(
-            f"incomplete {'tree' if not state.unread[0].scope else 'scope'} at {state.commit}: "
-            f"{describe_unread(state.unread)} could not be read, so absence cannot be "
-            "concluded. Use a complete mirror (README: complete mirrors) or set [policy] "
-            'unreadable = "exclude" to certify over the readable part, counted apart.',
+            f"incomplete {'tree' if not state.unread[0].scope else 'scope'} at {state.commit} "
+            f"({unread_summary(state.unread)}): {describe_unread(state.unread)} could not be "
+            f"read, so absence cannot be concluded. {_first_up('; or '.join(ways))}; or set "
+            '[policy] unreadable = "exclude" to certify over the readable part, counted apart.',
             # A fetch that failed may succeed next run (a mirror's state is tracked apart).
             transient=any(u.why == "fetch failed" for u in state.unread))
 
@@ -556,7 +803,25 @@ def require_complete(state: TreeState, cfg: Config) -> None:
 def mirror_state(cfg: Config, repo: str) -> str:
     """A cheap fingerprint of what a mirror holds: its pack files, alternates and loose-object
     folders (a fetch adds a pack, a copied object changes its folder). Objects are never
-    rewritten in place, so an unchanged fingerprint means the same readable trees."""
+    rewritten in place, so an unchanged fingerprint means the same readable trees. The
+    mirrors `[codebase] submodules` names for the repository count too (a mapping added, a
+    commit fetched into one, makes its cases stale)."""
+    own = _mirror_state(cfg, repo)
+    subs = "".join(f"\nsubmodule {k}: {_dir_state(cfg.resolve(cfg.codebase.submodules[k]))}"
+                   for k in cfg.submodule_keys(repo))
+    return own + subs
+
+
+def _dir_state(path: Path) -> str:
+    """`objects_state` of a mirror folder ("" when it is none)."""
+    try:
+        git_dir = git.git_dir_of(path)
+    except OSError as e:
+        return f"unusable: {e.strerror}"
+    return objects_state(git_dir) if git_dir is not None else ""
+
+
+def _mirror_state(cfg: Config, repo: str) -> str:
     local = cfg.mirror_path(repo)
     try:
         if local is None or not local.exists():

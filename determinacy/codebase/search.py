@@ -43,8 +43,9 @@ class Found:
 
 
 Pair = tuple[bool, str]  # (variant, constant): what a batch searched
-# Where blobs are read from: a git directory, or a function giving each sha's bytes in order
-# (None: it cannot), for blobs that are no repository's (a library's files on disk).
+# Where blobs are read from: a git directory, or a function giving each sha's bytes (None: it
+# cannot), each answer naming its sha, for blobs that are no one repository's (a library's
+# files on disk, a tree with submodules read from their mirrors).
 Reader = Callable[[list[str]], Iterator[tuple[str, bytes | None]]]
 Blobs = Path | Reader
 
@@ -192,10 +193,10 @@ class Engine:
         """Each pattern's first "path:line" in the tree (path order), over every readable
         blob of the entries `skipped` leaves in; for identifiers it lacks, the first in
         other letter case. Callers must not conclude absence where
-        `tree.state(skipped).unread` is not empty."""
-        entries = [(e.path, e.sha) for e in tree.searched(skipped)
-                   if e.kind == "blob" and e.sha not in tree.missing]
-        hits, variants = self._first(tree.git_dir, repo, entries, patterns, tree.commit)
+        `tree.state(skipped).unread` is not empty. The files of the submodules read from
+        their mirrors are the tree's, under their path."""
+        hits, variants = self._first(tree.source, repo, tree.readable(skipped), patterns,
+                                     tree.commit)
         return Found(hits=hits, variants=variants)
 
     def locate(self, git_dir: Blobs, repo: str, entries: Sequence[tuple[str, str]],

@@ -20,8 +20,6 @@ from concurrent.futures.process import BrokenProcessPool
 
 import msgspec
 
-from determinacy.proposer.propose import propose
-
 _POOL: ProcessPoolExecutor | None = None
 _JOBS = 1
 _LOCK = threading.Lock()
@@ -109,6 +107,9 @@ def _in_worker(gold: str, test: str, test_paths: list[str], min_length: int,
 def _propose(gold: str, test: str, test_paths: list[str], min_length: int,
              fail_to_pass: list[str], mirrors: list[str],
              read: Callable[[str], str | None]) -> bytes:
+    # Imported on the first proposal (in each worker): a no-op run makes none.
+    from determinacy.proposer.propose import propose
+
     return msgspec.json.encode(propose(gold, test, test_paths, min_length,
                                        fail_to_pass=fail_to_pass, read=read, mirrors=mirrors),
                                order="sorted")

@@ -17,7 +17,7 @@ from typing import Any
 
 def _entry(r: dict[str, Any]) -> dict[str, Any]:
     e: dict[str, Any] = {"name": r["name"], "kind": r["decl"] or "name",
-                         "path": r["defined_at"].rpartition(":")[0],
+                         "path": (r["defined_at"] or "").rpartition(":")[0],
                          "new_file": bool(r["new_file"])}
     if r["signature"]:
         e["signature"] = r["signature"]

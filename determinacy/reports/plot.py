@@ -181,8 +181,8 @@ def _draw_claimable(rows: list[dict[str, Any]], key: str) -> bytes:
             ys = [shown.index(r["repository"]) + (j - (len(series) - 1) / 2) * step
                   for r in mine]
             xs = [100 * r["rate"] for r in mine]
-            err = [[_gap(r["rate"], r["low"]) for r in mine],
-                   [_gap(r["high"], r["rate"]) for r in mine]]
+            err = [[_gap(r["rate"], r["wilson_95"][0]) for r in mine],
+                   [_gap(r["wilson_95"][1], r["rate"]) for r in mine]]
             ax.errorbar(xs, ys, xerr=err, fmt="o", capsize=3, color=COLORS[j % len(COLORS)],
                         label=name)
         ax.set_yticks(range(len(shown)), [f"{_label(r)} (n={audited.get(r, 0)})" for r in shown])
@@ -209,7 +209,12 @@ def scores_png(s: Any, reuse: Path | None = None) -> bytes:
              "sensitivity": [m.sensitivity_low, m.sensitivity_high],
              "band": [m.band_low, m.band_high], "determinate": m.determinate_score,
              "attempted": m.attempted} for m in s.models]
-    return _cached("scores", {"benchmark": s.benchmark, "models": data,
+    # The denominator the policy gives (determinacy/score/policy.py).
+    axis = {("fail", "fail"): "% of tasks resolved (missing or errored: unresolved)",
+            ("exclude", "exclude"): "% of attempted tasks resolved (missing, errors left out)"
+            }.get((s.errors_policy, s.missing_policy),
+                  f"% resolved (--missing {s.missing_policy} --errors {s.errors_policy})")
+    return _cached("scores", {"benchmark": s.benchmark, "models": data, "axis": axis,
                               "revision": s.validity_revision}, _draw_scores, reuse)
 
 
@@ -240,7 +245,7 @@ def _draw_scores(data: dict[str, Any], key: str) -> bytes:
                                           for m in shown])
         ax.invert_yaxis()
         ax.set_xlim(0, 100)
-        ax.set_xlabel("% of attempted tasks resolved")
+        ax.set_xlabel(data["axis"])
         ax.set_title(f"Scores on {data['benchmark']}, validity revision {data['revision']}"
                      + _rows_label(len(shown), len(models), "models, the best ranked"),
                      fontsize=10)

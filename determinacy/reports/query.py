@@ -42,11 +42,11 @@ def connect(store: Store, benchmark: str) -> Any:
     if missing:
         raise DeterminacyError(
             f"no tables for benchmark {benchmark!r} in {folder} (missing {', '.join(missing)}); "
-            "run `determinacy run` first")
+            f"run `determinacy run` first (with the config of {benchmark!r})")
     if table_digests(folder) is None:
         raise StoreError(f"the tables in {folder} are not the ones the last run wrote (a file "
                          "damaged or edited, or written by an older version); run `determinacy "
-                         "run` again to rebuild them from the store")
+                         "run CONFIG` again to rebuild them from the store")
     con = duckdb.connect()
     for t in TABLES:
         path = str(folder / f"{t}.parquet").replace("'", "''")
@@ -97,6 +97,30 @@ def verdict_counts(store: Store, benchmark: str, con: Any = None) -> dict[str, i
     return counts
 
 
+def error_causes(store: Store, benchmark: str, con: Any = None) -> list[tuple[str, str, int]]:
+    """(cause, detail, cases) of queries/report_error_causes.sql: saved beside the tables by
+    rendering, as `verdict_counts` is, so a run that changed nothing prints its errors by
+    cause without loading DuckDB."""
+    saved = store.tables(benchmark) / "error_causes.json"
+    stamp = _tables_stamp(store, benchmark)
+    if con is None:
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            data = json.loads(saved.read_text(encoding="utf-8"))
+            got = [(str(c), str(d), int(n)) for c, d, n in data["causes"]]
+            if stamp and data["tables"] == stamp and \
+                    data["seal"] == seal(json.dumps([stamp, got], sort_keys=True)):
+                return got
+        con = connect(store, benchmark)
+    got = [(str(c), str(d), int(n)) for c, d, n in rows(con, query_text("report_error_causes"))[1]]
+    if stamp:
+        with contextlib.suppress(StoreError):
+            write_if_changed(saved, json.dumps(
+                {"tables": stamp, "causes": got,
+                 "seal": seal(json.dumps([stamp, got], sort_keys=True))},
+                sort_keys=True).encode("utf-8"))
+    return got
+
+
 def rows(con: Any, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     rel = con.sql(sql)
     if rel is None:
@@ -134,6 +158,8 @@ class ScoreRow(msgspec.Struct, frozen=True, kw_only=True):
 
     score_id: str  # the blake3 naming the stored ScoreSet
     validity_revision: int
+    # The convention (swebench-leaderboard, attempted-only, mixed) and its two parts.
+    policy: str
     errors_policy: str
     missing_policy: str
     source_digest: str

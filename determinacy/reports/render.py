@@ -7,7 +7,6 @@ changed rewrites that task's files and the summaries; files no longer rendered a
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 from collections import defaultdict
@@ -15,12 +14,21 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from determinacy import causes
 from determinacy.config import Config
 from determinacy.errors import DeterminacyError
 from determinacy.prose import OTHER_SCRIPT, other_script
-from determinacy.reports import hints
+from determinacy.reports import hints, summary
 from determinacy.reports.markdown import block, code, md_table, text, verbatim
-from determinacy.reports.query import Named, connect, dicts, query_text, rows, verdict_counts
+from determinacy.reports.query import (
+    Named,
+    connect,
+    dicts,
+    error_causes,
+    query_text,
+    rows,
+    verdict_counts,
+)
 from determinacy.store import Store, is_stale_temp, write_below
 
 
@@ -33,6 +41,7 @@ def render(store: Store, cfg: Config, runs: Path, keep: Collection[str]) -> Path
     out = runs / cfg.name
     files = render_files(con, out)
     verdict_counts(store, cfg.name, con)
+    error_causes(store, cfg.name, con)  # saved for `run`'s end-of-run lines
     for rel, body in files.items():
         write_below(out, rel, body if isinstance(body, bytes) else body.encode("utf-8"))
     if out.is_dir():
@@ -57,7 +66,7 @@ def render_files(con: Any, out: Path | None = None) -> dict[str, str | bytes]:
     q = Named(con)
     files: dict[str, str | bytes] = {
         "REPORT.md": _report(q, run), "CLAIMS.md": _claims(con, run),
-        "report.json": _report_json(q, run),
+        "report.json": summary.encode(summary.build(q, run)),
         "claimable.png": claimable_png(q.dicts("report_plot"),
                                        out / "claimable.png" if out is not None else None)}
     files.update(_cases(con, run))
@@ -76,8 +85,11 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
         # Tables written before these columns existed have none of them.
         *([f"- source content: blake3 `{run['source_digest']}` (the source files' bytes, in "
            "order)"] if run.get("source_digest") else []),
-        *(["- fields read: " + ", ".join(f"{k} = {code(v)}" for k, v in run["fields"].items())]
+        *(["- fields read: " + ", ".join(f"{k} = {code(v)}" for k, v in run["fields"].items())
+           + (f" (no [fields] table: the {text(run['fields_layout'])} layout's default "
+              "mapping, detected from the columns)" if run.get("fields_layout") else "")]
           if run.get("fields") else []),
+        *_selection_lines(run.get("selection")),
         *(["- prose shown to the solver, in order: "
            + ", ".join(code(p) for p in run["prose_fields"])] if run.get("prose_fields") else []),
         f"- absence policy: **{run['absence']}** ("
@@ -98,9 +110,37 @@ def _header(title: str, run: dict[str, Any]) -> list[str]:
     ]
 
 
+def _selection_lines(sel: dict[str, Any] | None) -> list[str]:
+    """Which of the source's rows the tables hold (`run --instance-ids/--repo/--filter/
+    --limit`); none for tables written before the selection was recorded."""
+    if sel is None:
+        return []
+    parts = []
+    if ids := sel["instance_ids"]:
+        parts.append(f"{len(ids)} instance id{'s' if len(ids) != 1 else ''} (listed in "
+                     "report.json, run.selection)")
+    if repos := sel["repos"]:
+        parts.append(("repositories " if len(repos) > 1 else "repository ")
+                     + ", ".join(code(r) for r in repos))
+    if sel["filter"]:
+        parts.append(f"filter {code(sel['filter'])}")
+    if sel["limit"] is not None:
+        parts.append(f"the first {sel['limit']} rows" + (" of those" if parts else ""))
+    if not parts:
+        return ["- selection: every row of the source"]
+    return ["- selection: " + "; ".join(parts) + " (what this report counts: the rows "
+            "selected, not the whole source)"]
+
+
+def _selected(run: dict[str, Any]) -> bool:
+    sel = run.get("selection")
+    return bool(sel and (sel["instance_ids"] or sel["repos"] or sel["filter"]
+                         or sel["limit"] is not None))
+
+
 def _report(q: Named, run: dict[str, Any]) -> str:
     s = q.dicts("report_spine")[0]
-    groups = _group_tables(q)
+    low, high = s["wilson_95"] or (None, None)
     out = _header("Determinacy report", run)
     if run["description"]:
         out += [run["description"], ""]
@@ -108,16 +148,21 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         "## Claim",
         "",
         f"At least **{s['spine']}** of {s['audited']} audited cases "
-        f"({s['rate'] or 'n/a'}; Wilson 95% {s['low'] or 'n/a'} – {s['high'] or 'n/a'}) grade a "
+        f"({summary.pct(s['rate'])}; Wilson 95% {summary.pct(low)} – {summary.pct(high)}) grade a "
         "behavior the task text does not determine, each with a receipt anyone can re-run "
         "(see CLAIMS.md). This is a floor: it counts only claimable verdicts "
         "(AIRTIGHT, MISDETERMINED, CODEBASE-PLURAL).",
         "",
-        f"Denominators: {s['total']} tasks in the source, {s['audited']} audited, "
+        f"Denominators: {s['total']} tasks "
+        f"{'selected' if _selected(run) else 'in the source'}, {s['audited']} audited, "
         f"{s['errors']} ERROR (not audited, not dropped: listed below"
         + (f"; {s['incomplete']} of them for an incomplete tree, where absence cannot be "
            "concluded: see README, complete mirrors" if s["incomplete"] else "") + ").",
         "",
+        *([f"**{s['fail_to_pass_empty']}** of {s['total']} rows: FAIL_TO_PASS empty. They "
+           "grade nothing, so none of their constants can be claimed: check that "
+           "fields.fail_to_pass reads every column the benchmark grades (`determinacy "
+           "validate` counts them too).", ""] if s.get("fail_to_pass_empty") else []),
         *([f"Counted apart: **{s['partial']}** AIRTIGHT-PARTIAL cases, certified over what "
            "could be read: a tree some of whose blobs or submodules could not be read (policy "
            "unreadable = \"exclude\"), or a prose that shows the solver images. They are not "
@@ -140,7 +185,7 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         *_history_section(q),
         "## By repository",
         "",
-        groups["repository"],
+        summary.groups(q, "repository"),
         "![Per repository: the claimable rate (a floor) and the screen's GAP rate (an upper "
         "bound), with their Wilson 95% intervals](claimable.png)",
         "",
@@ -148,10 +193,10 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         "",
         "A case's language is the one most of its shared constants are written in.",
         "",
-        groups["language"],
+        summary.groups(q, "language"),
         "## Verdicts",
         "",
-        md_table(*q.rows("report_tiers")),
+        summary.tiers(q),
         "Hypotheses are never counted as claims: CONVENTION (a name that passed every check "
         "but that an existing name of its declaration group predicts, with one part replaced "
         "by a word of the prose, or only its case changed) rests on the codebase's naming; "
@@ -161,13 +206,13 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         "",
         *(["Upper bounds: one decision tested over many inputs is many GAP rows, and a general "
            "clause can cover what no literal quote does.", "",
-           md_table(*q.rows("report_screen"))] if run["passes"] else
+           summary.screen(q)] if run["passes"] else
           ["The coverage screen (COVERED / GAP rates, an upper bound) needs an agent and did "
            "not run.", ""]),
         *(_agent_sections(q) if run["passes"] else []),
         "## Mechanical candidates",
         "",
-        md_table(*q.rows("report_funnel")),
+        summary.funnel(q),
         "## Absence scopes",
         "",
         "An absence claim holds over the tree at base_commit and what else a solver reads: "
@@ -176,17 +221,15 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         "found in any of them is not claimed; a part that could not be read leaves the "
         "case partial, never absent.",
         "",
-        md_table(*q.rows("report_scopes")),
+        summary.scopes(q),
         "## Declaration hints",
         "",
         "`hints/<id>.json` and `.md` declare, for each case, the new names its tests use across "
         "the code-test boundary (kind, declaring path, whether the file is new, a callable's "
         "signature; nothing about behavior). What shipping them would change:",
         "",
-        md_table(*q.rows("report_hints")),
-        "## Errors",
-        "",
-        md_table(*q.rows("report_errors")),
+        summary.hints(q),
+        *_errors_section(q),
         "## Test-path policy",
         "",
         "Globs (git pathspec syntax) that count as test code: "
@@ -196,9 +239,24 @@ def _report(q: Named, run: dict[str, Any]) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-# The queries behind REPORT.md's numbers, each a key of report.json.
-REPORT_QUERIES = ("report_spine", "report_groups", "report_tiers", "report_funnel",
-                  "report_scopes", "report_hints", "report_errors", "report_history", "report_plot")
+def _errors_section(q: Named) -> list[str]:
+    """REPORT.md's errors grouped by cause (`determinacy.causes`): a table of causes with
+    their way out, then each cause's cases (its message's first line; the receipt has it
+    whole)."""
+    groups = causes.group((r["cause"], r["detail"], r["cases"])
+                          for r in q.dicts("report_error_causes"))
+    cols, data = q.rows("report_errors")
+    out = ["## Errors", ""]
+    if not groups:
+        return [*out, md_table([], [])]
+    out += ["One line per cause, with its way out; the cases of each are listed below it.", "",
+            md_table(["cause", "cases", "way out"],
+                     [(g.headline(), g.cases, g.cause.way_out) for g in groups])]
+    for g in groups:
+        cases = [r[1:] for r in data if (r[0] or "other") == g.cause.code]
+        out += [f"### {g.cause.title}: {causes.plural(g.cases, 'case')}", "",
+                md_table(cols[1:], cases)]
+    return out
 
 
 def _history_section(q: Named) -> list[str]:
@@ -206,9 +264,9 @@ def _history_section(q: Named) -> list[str]:
     got = q.dicts("report_history")
     if not got:
         return []
-    walked = next((r for r in got if r["ord"] == 0), None)
-    cand = next((r for r in got if r["ord"] == 1), None)
-    merges = next((r["commits"] for r in got if r["ord"] == 2), 0)
+    walked = next((r for r in got if r["kind"] == "walked"), None)
+    cand = next((r for r in got if r["kind"] == "candidates"), None)
+    merges = next((r["commits"] for r in got if r["kind"] == "merges"), 0)
     heuristics = [(r["item"], r["commits"], r["tasks"], r["audited"], r["claimable"])
                   for r in got if r["kind"] == "heuristic"]
     discarded = [(r["item"], r["commits"]) for r in got if r["kind"] == "discarded"]
@@ -227,28 +285,11 @@ def _history_section(q: Named) -> list[str]:
         md_table(["heuristic", "candidates", "tasks", "audited", "claimable"], heuristics),
         md_table(["discarded because", "candidates"], discarded),
     ]
-AGENT_QUERIES = ("report_screen", "report_refutation", "report_agent", "report_passes")
-
-
-def _group_tables(q: Named) -> dict[str, str]:
-    """REPORT.md's table for each dimension of queries/report_groups.sql (one query)."""
-    cols, data = q.rows("report_groups")
-    return {d: md_table([d, *cols[2:]], [r[1:] for r in data if r[0] == d])
-            for d in ("repository", "language")}
-
-
-def _report_json(q: Named, run: dict[str, Any]) -> str:
-    """Every number REPORT.md prints, from the same query results, for programs to read."""
-    out: dict[str, Any] = {"run": run}
-    for name in REPORT_QUERIES + (AGENT_QUERIES if run["passes"] else ()):
-        out[name.removeprefix("report_")] = q.dicts(name)
-    out["spine"] = out["spine"][0]
-    return json.dumps(out, indent=2, sort_keys=True, default=str) + "\n"
 
 
 def _agent_sections(q: Named) -> list[str]:
-    _, refuted = q.rows("report_refutation")
-    contested, survived, pending = refuted[0]
+    r = summary.refutation(q)
+    contested, survived, pending = r.contested, r.survived, r.pending
     return [
         "## Agent witnesses",
         "",
@@ -257,10 +298,10 @@ def _agent_sections(q: Named) -> list[str]:
         f"Refuted (contested): {contested}; survived the refuter: {survived}; waiting for the "
         f"refuter: {pending}.",
         "",
-        md_table(*q.rows("report_agent")),
+        summary.agent(q),
         "## Passes",
         "",
-        md_table(*q.rows("report_passes")),
+        summary.passes(q),
     ]
 
 
@@ -375,7 +416,7 @@ def find_case(con: Any, wanted: str) -> str:
     _, data = rows(con, "SELECT case_id, instance_id FROM tasks ORDER BY case_id")
     for test in (lambda i: i == wanted, lambda i: i.startswith(wanted),
                  lambda i: i.endswith(wanted), lambda i: wanted in i):
-        hits = sorted({cid for cid, iid in data if test(cid) or test(iid)})
+        hits = sorted({cid for cid, iid in data if test(cid) or iid is not None and test(iid)})
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:
@@ -430,9 +471,10 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
         cid, t = v["case_id"], task[v["case_id"]]
         base = f"cases/{cid}"
         if t["loaded"]:
-            files[f"{base}/spec.md"] = t["prose"].rstrip("\n") + "\n"
-            files[f"{base}/gold.diff"] = t["gold_patch"]
-            files[f"{base}/hidden_test.diff"] = t["test_patch"]
+            # An empty text is NULL in the tables.
+            files[f"{base}/spec.md"] = (t["prose"] or "").rstrip("\n") + "\n"
+            files[f"{base}/gold.diff"] = t["gold_patch"] or ""
+            files[f"{base}/hidden_test.diff"] = t["test_patch"] or ""
         files[f"{base}/RECEIPT.md"] = _receipt(
             v, t, by_case.get(cid, []), run, agent_w.get(cid, []), truncated.get(cid, ""),
             cid in with_screen, unread.get(cid, []), ignored.get(cid, []))
@@ -456,7 +498,7 @@ def _clone_lines(run: dict[str, Any], repo: str, commit: str) -> list[str]:
 def _unread_lines(unread: list[dict[str, Any]]) -> list[str]:
     return [f"- {_SCOPE_NAMES.get(u.get('scope') or '', '')}{code(u['path'])}: {u['why']}"
             + (f" ({text(u['detail'])})" if u.get("detail") else "" if u.get("scope") or u["why"]
-               == "submodule" else f", {u['size']} bytes" if u["size"] >= 0
+               == "submodule" else f", {u['size']} bytes" if u["size"] is not None
                else ", size unknown")
             for u in unread]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from determinacy.causes import cause_of, detail_of
 from determinacy.records import (
     AgentCall,
     AgentWitness,
@@ -22,6 +23,7 @@ from determinacy.records import (
     CaseError,
     Check,
     MinedCommit,
+    Precedent,
     RunInfo,
     Task,
     Unread,
@@ -33,6 +35,9 @@ TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses"
 # Beside the tables: each one's blake3 as written. A parquet file with a flipped byte may still
 # parse (and say something else): readers check these first.
 DIGESTS = "digests.json"
+# What the tables' bytes mean, kept in DIGESTS: tables of another format are rebuilt by the
+# next run and read by nothing before (2: an empty text is NULL).
+FORMAT = "2"
 
 
 def table_digests(folder: Path) -> dict[str, str] | None:
@@ -55,7 +60,7 @@ def _checked(folder: Path, stamp: tuple[object, ...]) -> tuple[tuple[str, str], 
         got = {t: digest((folder / f"{t}.parquet").read_bytes()) for t in TABLES}
     except (OSError, msgspec.DecodeError):
         return None
-    return tuple(sorted(got.items())) if got == want else None
+    return tuple(sorted(got.items())) if {**got, "format": FORMAT} == want else None
 
 
 class TaskRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,6 +93,26 @@ class TreeRow(msgspec.Struct, frozen=True, kw_only=True):
     unread: list[Unread] = []
     scopes: list[ScopeRow] = []
     ignored: list[str] = []  # what of the mirror every read ignored (replace refs, grafts)
+
+
+class ErrorRow(msgspec.Struct, frozen=True, kw_only=True):
+    """A row of `errors`: a stored error with its cause (`determinacy.causes`): the stable
+    code and what sets the case apart within it ("1 blob missing", "a submodule")."""
+
+    case_id: str
+    instance_id: str
+    row: int
+    phase: str
+    message: str
+    transient: bool = False
+    cause: str = ""
+    cause_detail: str = ""
+
+
+def error_row_of(error: CaseError) -> ErrorRow:
+    cause = cause_of(error.phase, error.message)
+    return ErrorRow(**{f: getattr(error, f) for f in CaseError.__struct_fields__},
+                    cause=cause.code, cause_detail=detail_of(cause, error.message))
 
 
 class ScopeRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -125,13 +150,59 @@ def arrow_schema(struct: type[msgspec.Struct]) -> Any:
     return pa.schema([(f, _arrow_type(hints[f])) for f in struct.__struct_fields__])
 
 
+# Texts that are data, where '' is a value: a constant is the literal itself ('' the empty
+# string literal a patch adds), a precedent's value the one its line holds, a row's id the text
+# it had (an empty id is a broken row's data, not a missing one).
+KEEP_EMPTY: dict[type, frozenset[str]] = {Check: frozenset({"constant"}),
+                                          Precedent: frozenset({"value"}),
+                                          TaskRow: frozenset({"instance_id"})}
+# Numbers a record uses for "not applicable" or "unknown", NULL in the tables: a merge's place
+# among the tasks (it is none), an unverified precedent's line, a size the mirror does not know.
+NULL_NUMBERS: dict[type, dict[str, int]] = {MinedCommit: {"row": 0}, Precedent: {"line": 0},
+                                            Unread: {"size": -1}}
+
+
+def nulled(value: Any, tp: Any) -> Any:
+    """A field's builtins (`tp` its annotation) with every empty text None: in the tables
+    (and every view and query over them) NULL says "not applicable" (no error, not in the
+    prose, no refuter), and no text column holds '' but the data of KEEP_EMPTY. Texts inside
+    a list of texts stay as they are."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        tp = next(a for a in typing.get_args(tp) if a is not type(None))
+        origin = typing.get_origin(tp)
+    if value == "":
+        return None
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct) and isinstance(value, dict):
+        return _nulled_fields(tp, value)
+    if origin is list and isinstance(value, list):
+        (item,) = typing.get_args(tp)
+        return [nulled(v, item) for v in value] if item is not str else value
+    if origin is dict and isinstance(value, dict):
+        return {k: nulled(v, typing.get_args(tp)[1]) for k, v in value.items()}
+    return value
+
+
+@functools.cache
+def _hints(struct: type[msgspec.Struct]) -> dict[str, Any]:
+    return typing.get_type_hints(struct)
+
+
+def _nulled_fields(struct: type[msgspec.Struct], value: dict[str, Any]) -> dict[str, Any]:
+    hints, keep = _hints(struct), KEEP_EMPTY.get(struct, frozenset())
+    numbers = NULL_NUMBERS.get(struct, {})
+    return {k: v if k in keep else None if k in numbers and v == numbers[k]
+            else nulled(v, hints[k]) for k, v in value.items()}
+
+
 def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     schema = arrow_schema(struct)
-    cols = {f: [msgspec.to_builtins(getattr(r, f)) for r in rows]
-            for f in struct.__struct_fields__}
+    values = [_nulled_fields(struct, {f: msgspec.to_builtins(getattr(r, f))
+                                      for f in struct.__struct_fields__}) for r in rows]
+    cols = {f: [v[f] for v in values] for f in struct.__struct_fields__}
     table = pa.table(cols, schema=schema)
     buf = io.BytesIO()
     pq.write_table(table, buf, compression="zstd")
@@ -153,15 +224,17 @@ def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
     mined = sorted(commits or [], key=lambda c: (c.row == 0, c.row, c.commit))
     digests: dict[str, str] = {}
     for name, struct, rows in (
-        ("tasks", TaskRow, tasks), ("candidates", Check, checks), ("errors", CaseError, errors),
-        ("run", RunInfo, [run]), ("agent_calls", AgentCall, calls),
+        ("tasks", TaskRow, tasks), ("candidates", Check, checks),
+        ("errors", ErrorRow, [error_row_of(e) for e in errors]), ("run", RunInfo, [run]),
+        ("agent_calls", AgentCall, calls),
         ("behaviors", Behavior, behaviors), ("agent_witnesses", AgentWitness, witnesses),
         ("trees", TreeRow, trees), ("commits", MinedCommit, mined),
     ):
         data = to_parquet_bytes(struct, rows)
         write_if_changed(folder / f"{name}.parquet", data)
         digests[name] = digest(data)
-    write_if_changed(folder / DIGESTS, msgspec.json.encode(digests, order="sorted"))
+    write_if_changed(folder / DIGESTS, msgspec.json.encode({**digests, "format": FORMAT},
+                                                           order="sorted"))
 
 
 def task_row(task: Task) -> TaskRow:

@@ -1,7 +1,9 @@
 """Scores with an uncertainty budget (method §9): what a leaderboard number means once the
 audit knows which tasks grade an unstated choice.
 
-    results.py   the four results formats, read into ResultFile records
+    results.py   the results formats, read into ResultFile records (--model names a model)
+    policy.py    what a missing or errored task counts as: the SWE-bench leaderboard's
+                 convention (unresolved) by default, or left out (--attempted-only)
     validity.py  validity revisions, appended and never edited (revision 0: the verdicts)
     compute.py   results + verdicts + a revision -> a ScoreSet (SQL counts, then stats.py)
     stats.py     Wilson, exact McNemar, Kendall tau-b, sensitivity intervals, partial credit,
@@ -19,21 +21,28 @@ from pathlib import Path
 
 from determinacy.config import Config
 from determinacy.records import ResultFile, ScoreSet
-from determinacy.score.compute import Policy
+from determinacy.score.policy import Policy
 from determinacy.store import Store, digest, write_below
 
 
 def score(store: Store, cfg: Config, paths: Sequence[str | Path], runs: Path,
-          revision: int | None = None, errors: Policy = "exclude", missing: Policy = "exclude",
-          seed: int = 0) -> tuple[ScoreSet, Path, list[ResultFile]]:
+          revision: int | None = None, errors: Policy = "fail", missing: Policy = "fail",
+          seed: int = 0, models: Sequence[str | None] = ()) -> tuple[ScoreSet, Path,
+                                                                      list[ResultFile]]:
     """Score the results in `paths` against the stored audit of `cfg` at validity `revision`
-    (default: the newest); store the results and the scores; write RUNS/<name>/SCORES.md,
-    scores.json and scores.png. Returns the scores, SCORES.md's path and the files read."""
+    (default: the newest) under the policy `errors` / `missing` (default: the SWE-bench
+    leaderboard's, both unresolved); store the results and the scores; write
+    RUNS/<name>/SCORES.md, scores.json and scores.png. `models[i]`, when given and not None,
+    names the model of `paths[i]` (`--model`). Returns the scores, SCORES.md's path and the
+    files read."""
     from determinacy.reports.query import connect
     from determinacy.score import compute, render, results, stored, validity
 
     con = connect(store, cfg.name)
-    files = [results.read(p) for p in paths]
+    names = list(models) or [None] * len(paths)
+    if len(names) != len(paths):
+        raise ValueError("one model name (or None) per results path")
+    files = [results.read(p, m) for p, m in zip(paths, names)]
     applied = validity.upto(validity.revisions(store, cfg.name), revision)
     inputs = compute.Inputs(files=[(f, digest(stored.encode(f))) for f in files],
                             applied=applied, errors=errors, missing=missing,

@@ -8,7 +8,7 @@ the results and stores what this returns.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -26,18 +26,18 @@ from determinacy.records import (
 )
 from determinacy.reports.query import create_table
 from determinacy.score import stats
+from determinacy.score.policy import Policy, describe
 from determinacy.score.render import pct
 from determinacy.store import digest
 
-Policy = Literal["exclude", "fail"]
 DRAWS = 1000  # random removals behind the rank-stability comparison
 
 
 class Inputs(msgspec.Struct, frozen=True, kw_only=True):
     files: list[tuple[ResultFile, str]]  # each read file and the hash of its stored record
     applied: list[ValidityRevision]  # revisions 1..N
-    errors: Policy = "exclude"
-    missing: Policy = "exclude"
+    errors: Policy = "fail"  # the SWE-bench leaderboard's convention (score/policy.py)
+    missing: Policy = "fail"
     seed: int = 0
     draws: int = DRAWS
 
@@ -124,7 +124,8 @@ def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
         verdicts_digest=digest("".join(f"{r['instance_id']}\t{r['verdict']}\n"
                                        for r in tasks).encode("utf-8")),
         validity_revision=len(inputs.applied), errors_policy=inputs.errors,
-        missing_policy=inputs.missing, tasks=len(known), disputed=role_n.get("disputed", 0),
+        missing_policy=inputs.missing, policy=describe(inputs.errors, inputs.missing),
+        tasks=len(known), disputed=role_n.get("disputed", 0),
         hypotheses=role_n.get("hypothesis", 0), broken=role_n.get("broken", 0),
         results=[ResultSource(path=f.path, format=f.format, source_digest=f.source_digest,
                               record=h, models=sorted({r.model for r in f.rows}),
@@ -160,7 +161,9 @@ def _model(r: dict[str, Any]) -> ModelScore:
         hypotheses_attempted=r["hypotheses_attempted"],
         hypotheses_passed=r["hypotheses_passed"], band_low=b_low, band_high=b_high,
         partial_tasks=r["partial_tasks"], partial_credit=r["partial_credit"],
-        partial_determinate=r["partial_determinate"], partial_disputed=r["partial_disputed"])
+        partial_determinate=r["partial_determinate"], partial_disputed=r["partial_disputed"],
+        benchmark_attempted=r["benchmark_attempted"], benchmark_passed=r["benchmark_passed"],
+        benchmark_score=stats.rate(r["benchmark_passed"], r["benchmark_attempted"]))
 
 
 def _ranked(models: list[ModelScore]) -> list[ModelScore]:

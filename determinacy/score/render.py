@@ -8,10 +8,9 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy.records import ClassRate, ModelScore, ScoreSet
+from determinacy.records import ClassRate, ModelScore, ScorePolicy, ScoreSet
+from determinacy.score.policy import LEADERBOARD, describe
 from determinacy.score.results import FORMATS
-
-POLICY = {"exclude": "left out of the score, counted apart", "fail": "counted as failures"}
 
 
 def pct(x: float | None) -> str:
@@ -22,9 +21,33 @@ def span(low: float | None, high: float | None) -> str:
     return "n/a" if low is None or high is None else f"{pct(low)} – {pct(high)}"
 
 
-def policy(s: ScoreSet) -> str:
-    return (f"infrastructure errors {POLICY[s.errors_policy]}; missing results "
-            f"{POLICY[s.missing_policy]}")
+def policy(s: ScoreSet) -> ScorePolicy:
+    """The set's convention (a set stored before it was named: from its two policies)."""
+    return s.policy or describe(s.errors_policy, s.missing_policy)
+
+
+def convention(s: ScoreSet) -> str:
+    """The line SCORES.md prints above every table."""
+    return policy(s).text
+
+
+_COUNTED = {("fail", "fail"): "every task of the audit that is not broken",
+            ("exclude", "exclude"): "the tasks a model's results name and that were evaluated",
+            ("exclude", "fail"): "every task of the audit that is not broken, but those a "
+                                 "model's results name as an error",
+            ("fail", "exclude"): "the tasks a model's results name (an error as unresolved)"}
+
+
+def _apart(s: ScoreSet) -> str:
+    where = {"fail": "in the score, as unresolved", "exclude": "out of the score"}
+    if s.errors_policy == s.missing_policy:
+        return where[s.errors_policy]
+    return f"errors {where[s.errors_policy]}, missing {where[s.missing_policy]}"
+
+
+def counted(s: ScoreSet) -> str:
+    """What `attempted` is, the denominator of a score, in words."""
+    return _COUNTED[s.errors_policy, s.missing_policy]
 
 
 # What `determinacy score` writes in runs/<benchmark>/ (`determinacy report` keeps them).
@@ -54,10 +77,11 @@ def _models_table(s: ScoreSet) -> str:
         return (f"{m.partial_credit:.3f} (determinate {_num(m.partial_determinate)}, "
                 f"disputed {_num(m.partial_disputed)}; {m.partial_tasks} tasks)")
 
-    cols = ["rank", "model", "attempted", "passed", "score", "Wilson 95%", "determinate subset",
+    cols = ["rank", "model", "counted", "passed", "score", "benchmark's own count",
+            "Wilson 95%", "determinate subset",
             "Wilson 95% (determinate)", "sensitivity interval",
             "hypothesis band (readings, not claims)", "errors", "missing", "partial credit"]
-    data = [(m.rank, m.model, m.attempted, m.passed, pct(m.score),
+    data = [(m.rank, m.model, m.attempted, m.passed, pct(m.score), _benchmark(m),
              span(m.wilson_low, m.wilson_high),
              f"{pct(m.determinate_score)} ({m.determinate_passed}/{m.determinate_attempted}; "
              f"rank {m.determinate_rank})",
@@ -65,6 +89,12 @@ def _models_table(s: ScoreSet) -> str:
              span(m.sensitivity_low, m.sensitivity_high), span(m.band_low, m.band_high),
              m.errors, m.missing, partial(m)) for m in s.models]
     return md_table(cols, data)
+
+
+def _benchmark(m: ModelScore) -> str:
+    if m.benchmark_attempted is None:  # a set scored before it was kept
+        return "n/a"
+    return f"{pct(m.benchmark_score)} ({m.benchmark_passed}/{m.benchmark_attempted})"
 
 
 def _num(x: float | None) -> str:
@@ -82,6 +112,8 @@ def scores_md(s: ScoreSet) -> str:
     out = [
         f"# Scores: {text(s.benchmark)}",
         "",
+        convention(s),
+        "",
         f"- scored by determinacy {s.tool_version}; audit by determinacy "
         f"{s.audit_tool_version}",
         *([f"- dataset content: blake3 `{s.source_digest}`"] if s.source_digest else []),
@@ -92,9 +124,11 @@ def scores_md(s: ScoreSet) -> str:
         "every claimable case disputed; `determinacy validity CONFIG list` shows them all): "
         f"{s.disputed} disputed, {s.hypotheses} unreviewed hypotheses, {s.broken} broken, of "
         f"{s.tasks} tasks",
-        f"- policy: {policy(s)}",
+        f"- policy: {policy(s).convention} (`{policy(s).flags}`): a score is over "
+        f"{counted(s)}",
         "",
-        "Results read (format detected from the content):",
+        "Results read (format detected from the content; each file's models are its own, or "
+        "the --model given):",
         "",
         md_table(["file", "format", "models", "rows", "blake3"],
                  [(r.path, r.format, ", ".join(r.models), r.rows, code(r.source_digest[:16]))
@@ -106,11 +140,19 @@ def scores_md(s: ScoreSet) -> str:
         "",
         "## Per model",
         "",
-        f"Policy: {policy(s)}. `score` is over every attempted task; the determinate subset "
+        convention(s),
+        "",
+        f"`score` is passed / counted, and `counted` (`attempted` in scores.json) is "
+        f"{counted(s)}; "
+        "`benchmark's own count` is the same count with no task left out as broken"
+        + (" (the leaderboard's number)" if policy(s).convention == LEADERBOARD else "")
+        + ". The determinate subset "
         "leaves the disputed tasks out; the sensitivity interval counts every disputed task "
-        "against the model, then for it (over all attempted); the hypothesis band does the "
+        "against the model, then for it (over all counted); the hypothesis band does the "
         "same with the unreviewed hypotheses (PROSE-AFFIRMATIVE, BORDERLINE, CONVENTION, "
-        "UNWITNESSED) too, a wider band that rests on readings, not on claims. Partial credit "
+        "UNWITNESSED) too, a wider band that rests on readings, not on claims. `errors` and "
+        "`missing` count the tasks a model's results name as an error, or do not name: "
+        f"{_apart(s)}. Partial credit "
         "is the mean of clamp01((F2P passed - P2P regressed) / F2P total) over the tasks with "
         "per-test counts.",
         "",
@@ -121,7 +163,9 @@ def scores_md(s: ScoreSet) -> str:
         "",
         "## Pairs",
         "",
-        f"Policy: {policy(s)}. Each pair is compared on its common eligible set only (the "
+        convention(s),
+        "",
+        "Each pair is compared on its common eligible set only (the "
         "tasks both attempted, none broken). A is the better of the two there. A pair is "
         "unresolved when the sensitivity intervals of the two overlap on that set (counting "
         "its disputed tasks one way or the other ties or reverses the order) or when McNemar's "
@@ -136,7 +180,9 @@ def scores_md(s: ScoreSet) -> str:
         *([""] if unresolved else []),
         "## Rank stability",
         "",
-        (f"Policy: {policy(s)}. Kendall tau-b between the ranking by all attempted tasks "
+        convention(s),
+        "",
+        (f"Kendall tau-b between the ranking by all attempted tasks "
          f"and the ranking by the determinate subset, over {rs.models} models: "
          f"**{_num(rs.tau)}**. Removing "
          f"{rs.removed} tasks at random instead of the disputed ones ({rs.draws:,} draws, "
@@ -150,12 +196,16 @@ def scores_md(s: ScoreSet) -> str:
         "",
         "## Resolve rate by verdict",
         "",
+        convention(s),
+        "",
         "How often the models solved the tasks of each verdict class, over every (model, task) "
-        f"pair scored (policy: {policy(s)}); a task counts as solved by none, or by all, "
-        "among the models that attempted it.",
+        "pair scored; a task counts as solved by none, or by all, among the models that "
+        "attempted it.",
         "",
         _class_table(s.by_verdict, "verdict"),
         f"## Resolve rate by validity (revision {s.validity_revision})",
+        "",
+        convention(s),
         "",
         _class_table(s.by_validity, "validity"),
     ]

@@ -20,6 +20,7 @@ import msgspec
 from determinacy.errors import DeterminacyError
 from determinacy.records import Record, ScoreSet
 from determinacy.reports.query import SCORE_COLUMNS, ScoreRow, create_table
+from determinacy.score.policy import describe
 from determinacy.store import Store, create_once, digest
 
 
@@ -76,6 +77,8 @@ def register(con: Any, store: Store, benchmark: str) -> None:
     rows = []
     for h, s in score_sets(store, benchmark):
         head = ScoreRow(score_id=h, validity_revision=s.validity_revision,
+                        policy=(s.policy or describe(s.errors_policy,
+                                                     s.missing_policy)).convention,
                         errors_policy=s.errors_policy, missing_policy=s.missing_policy,
                         source_digest=s.source_digest, tool_version=s.tool_version,
                         passes=s.passes, results=[r.source_digest for r in s.results])

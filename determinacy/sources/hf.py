@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import sys
 from pathlib import Path
 
 from determinacy.config import Config, SourceCfg
@@ -55,6 +56,25 @@ def allow_patterns(split: str, subset: str | None, data_files: list[str]) -> lis
     return [p for group in layout_patterns(split, subset) for p in group]
 
 
+def install_hint() -> str:
+    """How to get the `hf` extra, for the way this copy of determinacy was installed: a
+    checkout (its pyproject.toml beside the package) runs through `uv run`; an installed copy
+    is reinstalled with the extra, as a uv tool (uv writes uv-receipt.toml in a tool's venv)
+    or in its venv."""
+    project = Path(__file__).resolve().parent.parent.parent / "pyproject.toml"
+    try:
+        checkout = 'name = "determinacy"' in project.read_text(encoding="utf-8")
+    except OSError:
+        checkout = False
+    if checkout:
+        return "run `uv run --extra hf determinacy ...` in the checkout"
+    tool = "`uv tool install 'determinacy[hf]'` (or `uv tool install '.[hf]'` in a checkout)"
+    pip = "`pip install 'determinacy[hf]'` in its venv"
+    if (Path(sys.prefix) / "uv-receipt.toml").is_file():
+        return f"this uv tool lacks it: {tool}"
+    return f"this install lacks it: {pip}, or as a uv tool {tool}"
+
+
 def download_split(src: SourceCfg, where: str) -> tuple[list[Path], str]:
     """The files of the configured split and the commit they are at; every failure is a
     ConfigError of one line."""
@@ -64,8 +84,7 @@ def download_split(src: SourceCfg, where: str) -> tuple[list[Path], str]:
         from huggingface_hub import snapshot_download
     except ImportError:
         raise ConfigError(where, "source.hf_dataset", "reading a Hugging Face dataset needs "
-                          "huggingface_hub: run `uv run --extra hf determinacy ...` (installed: "
-                          "`pip install 'determinacy[hf]'`)") from None
+                          f"huggingface_hub: {install_hint()}") from None
     try:
         folder = Path(snapshot_download(dataset, repo_type="dataset", revision=revision,
                                         allow_patterns=allow_patterns(split, subset,

@@ -36,9 +36,6 @@ from determinacy import git, languages
 from determinacy.config import HEURISTICS, Config, SourceCfg
 from determinacy.errors import CaseFailure, ConfigError
 from determinacy.paths import is_test_path
-from determinacy.proposer.propose import (
-    is_doc,  # docs go with the gold part, but are no source file
-)
 from determinacy.records import MinedCommit
 from determinacy.sources.files import files_digest
 
@@ -471,6 +468,10 @@ def mine(cfg: Config, limit: int | None = None, revision: str | None = None
 
 def _mine_batch(g: _Git, cfg: Config, issues: dict[int, LinkedIssue], batch: list[str],
                 start: int, out: Mined, limit: int | None) -> None:
+    # Docs go with the gold part, but are no source file. (The proposer is imported where
+    # history is mined: a run that reads its source from the store never loads it.)
+    from determinacy.proposer.propose import is_doc
+
     info = g.messages(batch)
     commits = [_Commit(row=start + i + 1, sha=s, parents=parents, subject=subject, body=body)
                for i, s in enumerate(batch)

@@ -2,7 +2,8 @@
 
 A row that cannot become a Task is returned as a CaseError naming its row and field; the others
 go on. Only what is wrong with the whole source raises ConfigError: a file that cannot be read,
-or a mapped field that no row has (a misspelled column would otherwise drop text silently).
+a mapped field that no row has (a misspelled column would otherwise drop text silently), or,
+with no [fields] table, columns that match no known layout (sources/layouts.py).
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from determinacy.config import Config, mapped_fields
+import msgspec
+
+from determinacy.config import Config, FieldsCfg, mapped_fields
 from determinacy.errors import ConfigError, RowError
 from determinacy.records import CaseError, MinedCommit, Task
-from determinacy.sources import kinds
+from determinacy.sources import files as source_files
+from determinacy.sources import kinds, layouts
 from determinacy.sources.files import Row, clip
 
 # Used with fullmatch: `$` would also match before a final newline, which would become part of
@@ -177,7 +181,7 @@ def _size(n: int) -> str:
 
 def _patch(cfg: Config, row: dict[str, Any], key: str, n: int) -> str:
     """A patch, bounded: past policy.max_patch_bytes parsing it would take minutes and GBs."""
-    column = getattr(cfg.fields, key)
+    column = getattr(fields_of(cfg), key)
     text = _text(_get(row, column, key, n), column, n)
     size, limit = len(text.encode("utf-8")), cfg.policy.max_patch_bytes
     if size > limit:
@@ -242,9 +246,54 @@ def _kept(row: dict[str, Any], columns: list[str], n: int) -> str:
     return _check_text(text, "keep", n)
 
 
+def _fail_to_pass(f: FieldsCfg, row: dict[str, Any], n: int) -> list[str]:
+    """The graded test ids: of one column, or of several united in order, each id once."""
+    if isinstance(f.fail_to_pass, str):
+        return parse_test_ids(_get(row, f.fail_to_pass, "fail_to_pass", n), f.fail_to_pass, n)
+    ids = [t for i, column in enumerate(f.fail_to_pass)
+           for t in parse_test_ids(_get(row, column, f"fail_to_pass[{i}]", n), column, n)]
+    return list(dict.fromkeys(ids))
+
+
+def fields_of(cfg: Config) -> FieldsCfg:
+    """The config's field mapping; `with_fields` gives one to a config without [fields]."""
+    if cfg.fields is None:
+        raise ConfigError(cfg.file or cfg.root, "fields", "the default mapping was not "
+                          "detected yet (read the source with load_tasks or validate)")
+    return cfg.fields
+
+
+def with_fields(cfg: Config, located: tuple[list[Path], str, str] | None = None) -> Config:
+    """The config with its field mapping: its [fields] table, or the default mapping of the
+    layout (sources/layouts.py) the columns of the first row read match. `located`: what
+    `locate(cfg)` gave, when the caller has it already."""
+    if cfg.fields is not None:
+        return cfg
+    paths = (located or locate(cfg))[0]
+    columns: dict[str, None] = {}
+    rows = source_files.iter_rows(cfg, paths)
+    for _, row in rows:
+        if isinstance(row, dict):
+            columns = dict.fromkeys(str(k) for k in row)
+            break
+    del rows  # a generator: dropped, it closes its file now
+    where = cfg.file or cfg.root
+    if not columns:
+        raise ConfigError(where, "fields", "no [fields] table, and no row of the source is a "
+                          "JSON object to detect the columns from")
+    found = layouts.detect(columns)
+    if found is None:
+        raise ConfigError(where, "fields", "no [fields] table, and the columns match no known "
+                          f"layout ({layouts.lacking(columns)}); the columns are: "
+                          f"{_listing(columns)}. Write a [fields] table (`determinacy init "
+                          "DATAFILE` writes a config with one)")
+    layout, fields = found
+    return msgspec.structs.replace(cfg, fields=fields, layout=layout.name)
+
+
 def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
     """The task of one row. Raises RowError (naming the row and the field) and nothing else."""
-    f = cfg.fields
+    f = fields_of(cfg)
     instance_id = _text(_get(row, f.instance_id, "instance_id", n), f.instance_id, n)
     if not _safe_id(instance_id):
         raise RowError(
@@ -282,9 +331,7 @@ def to_task(cfg: Config, n: int, row: dict[str, Any]) -> Task:
         prose=prose,
         gold_patch=_patch(cfg, row, "gold_patch", n),
         test_patch=_patch(cfg, row, "test_patch", n),
-        fail_to_pass=parse_test_ids(
-            _get(row, f.fail_to_pass, "fail_to_pass", n), f.fail_to_pass, n
-        ),
+        fail_to_pass=_fail_to_pass(f, row, n),
         pass_to_pass=parse_test_ids(
             _get(row, f.pass_to_pass, "pass_to_pass", n), f.pass_to_pass, n
         )
@@ -312,7 +359,7 @@ def _raw_id(cfg: Config, row: Row) -> str:
     if not isinstance(row, dict):
         return ""
     try:
-        value = _get(row, cfg.fields.instance_id, "instance_id", 0)
+        value = _get(row, fields_of(cfg).instance_id, "instance_id", 0)
     except RowError:
         return ""
     if not isinstance(value, str):
@@ -333,7 +380,7 @@ class _Columns:
     """Which mapped fields the rows read have, and what is there instead (for the message)."""
 
     def __init__(self, cfg: Config):
-        self.mapped = mapped_fields(cfg.fields)
+        self.mapped = mapped_fields(fields_of(cfg))
         self.found: set[str] = set()
         # Keys seen at "" (the columns) and at each proper prefix of a dotted mapped path.
         self.keys: dict[str, dict[str, None]] = {"": {}}
@@ -433,7 +480,8 @@ def load_tasks(cfg: Config, limit: int | None = None,
     """Every row read as a Task or a load ERROR. Raises ConfigError only (whole-config
     problems: an unreadable source, a mapped field that no row has). `located`: what
     `locate(cfg)` gave, when the caller has it already."""
-    files, revision, source_digest = located or locate(cfg)
+    files, revision, source_digest = located = located or locate(cfg)
+    cfg = with_fields(cfg, located)
     out = Loaded(revision=revision, source_digest=source_digest)
     columns = _Columns(cfg)
     read: list[Task | _Bad] = []
@@ -464,10 +512,16 @@ class Validation:
     files: list[Path]
     rows: int = 0
     tasks: int = 0
+    layout: str = ""  # the detected layout's description ("": the config's [fields])
     shown: list[tuple[int, dict[str, str]]] = field(default_factory=list)
     missing: dict[str, int] = field(default_factory=dict)  # mapped field -> rows without it
     prose_like: list[str] = field(default_factory=list)
-    bad: list[str] = field(default_factory=list)  # why a row is not a task
+    bad: list[str] = field(default_factory=list)  # why rows are not tasks, one line a cause
+    ungraded: int = 0  # tasks whose FAIL_TO_PASS is empty: they grade nothing
+    fail_to_pass: str = ""  # what fields.fail_to_pass reads, for the message
+    mirrors: list[str] = field(default_factory=list)  # mirror problems, one a repository
+    notes: list[str] = field(default_factory=list)  # what run will do, not problems
+    commits_checked: int = 0
 
 
 def _preview(value: Any) -> str:
@@ -478,16 +532,49 @@ def _preview(value: Any) -> str:
     return clip(json.dumps(value, default=str), 60)
 
 
-def validate(cfg: Config, show: int = 3) -> Validation:
-    """Read every row as the audit would, audit nothing: the mapping applied to the first
-    `show` rows, mapped fields rows lack, unmapped prose-like columns, rows that are not
-    tasks (a FAIL_TO_PASS that does not parse, a missing field, ...)."""
+_ROW_PREFIX = re.compile(r"row (\d+): ")
+
+
+def _grouped(messages: list[str], most: int = 8) -> list[str]:
+    """One line per cause: `rows 2, 9 and 3 more: missing field ...` (the row numbers
+    stripped off each message, identical rests merged, in the order first seen)."""
+    causes: dict[str, list[str]] = {}
+    for m in messages:
+        found = _ROW_PREFIX.match(m)
+        rest, row = (m[found.end():], found.group(1)) if found else (m, "")
+        causes.setdefault(rest, []).append(row)
+    out = []
+    for rest, rows in causes.items():
+        numbered = [r for r in rows if r]
+        if not numbered:
+            out.append(rest)
+            continue
+        shown = ", ".join(numbered[:most]) + (f" and {len(numbered) - most} more"
+                                              if len(numbered) > most else "")
+        out.append(f"row{'s' if len(numbered) > 1 else ''} {shown}: {rest}")
+    return out
+
+
+def validate(cfg: Config, show: int = 3, commits: int = 20) -> Validation:
+    """Check what `run` checks before any audit, auditing nothing: the mapping (the config's
+    or the detected layout's) applied to the first `show` rows, mapped fields rows lack,
+    unmapped prose-like columns, rows that are not tasks (a FAIL_TO_PASS that does not parse,
+    a missing field, a duplicate id, ...), tasks that grade nothing, and each repository's
+    mirror with `commits` of its tasks' base commits (codebase/preflight.py)."""
+    from determinacy.codebase import preflight
+
     kind = kinds.of(cfg)
     files, revision = kind.locate(cfg)
+    cfg = with_fields(cfg, (files, revision, ""))
+    f = fields_of(cfg)
     # A history's rows come from the repository (the issues export is the only file read).
     out = Validation(files=[cfg.resolve(cfg.source.git), *files] if cfg.source.git else files)
-    mapped = mapped_fields(cfg.fields)
+    out.layout = layouts.describe(cfg.layout, f) if cfg.layout else ""
+    out.fail_to_pass = (f"`{f.fail_to_pass}`" if isinstance(f.fail_to_pass, str)
+                        else " + ".join(f"`{c}`" for c in f.fail_to_pass))
+    mapped = mapped_fields(f)
     columns: dict[str, None] = {}
+    read: list[Task | _Bad] = []
     for n, row in kind.read(cfg, files, None, revision)[0]:
         out.rows += 1
         if isinstance(row, dict):
@@ -498,11 +585,14 @@ def validate(cfg: Config, show: int = 3) -> Validation:
             if len(out.shown) < show:
                 out.shown.append((n, {f"{key} `{path}`": "(missing)" if (v := _lookup(
                     row, path)) is _ABSENT else _preview(v) for key, path in mapped}))
-        read = _read_row(cfg, n, row)
-        if isinstance(read, _Bad):
-            out.bad.append(read.message)
-        else:
-            out.tasks += 1
+        read.append(_read_row(cfg, n, row))
+    tasks, errors = assign_ids(read)  # as run numbers them: a duplicate id is an ERROR too
+    out.tasks = len(tasks)
+    out.bad = _grouped([e.message for e in errors])
+    out.ungraded = sum(1 for t in tasks if not t.fail_to_pass)
     used = {c for _, path in mapped for c in columns_of(path)}
     out.prose_like = [c for c in columns if c in PROSE_LIKE and c not in used]
+    checked = preflight.check(cfg, [preflight.Row(t.row, t.repo, t.base_commit)
+                                    for t in tasks], commits)
+    out.mirrors, out.notes, out.commits_checked = checked.problems, checked.notes, checked.checked
     return out
