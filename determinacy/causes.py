@@ -160,7 +160,8 @@ def group(rows: Iterable[tuple[str, str, int]]) -> list[Group]:
     cause, most cases first."""
     by: dict[str, dict[str, int]] = {}
     for code, detail, n in rows:
-        details = by.setdefault(code, {})
+        # A code this version does not know (a newer tool's, stored) is `other`: one group.
+        details = by.setdefault(code if code in CAUSES else "other", {})
         details[detail or ""] = details.get(detail or "", 0) + n
     out = [Group(cause=CAUSES.get(code, CAUSES["other"]), cases=sum(d.values()),
                  details=tuple(sorted(d.items()))) for code, d in by.items()]

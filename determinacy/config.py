@@ -391,6 +391,8 @@ def load_config(path: str | Path) -> Config:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(path, "", "config file not found") from None
+    except OSError as e:  # a folder, a path through a file, no permission: not "not found"
+        raise ConfigError(path, "", f"cannot read the config file: {e.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
         raise ConfigError(path, "", f"not valid TOML: {e}") from None
     for key in _SET_BY_LOAD:

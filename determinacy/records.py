@@ -574,6 +574,9 @@ class ScoreSet(Record, kw_only=True):
     errors_policy: Literal["exclude", "fail"]
     missing_policy: Literal["exclude", "fail"]
     policy: ScorePolicy | None = None  # the convention named (None: a set scored before it)
+    # The audit's selection when it took part of the source (None: every row): the scores
+    # are then over those tasks, not the benchmark's.
+    selection: Selection | None = None
     tasks: int  # tasks of the audit (by instance_id)
     disputed: int  # at this revision
     hypotheses: int

@@ -36,6 +36,8 @@ def make(ids: Iterable[str] = (), repos: Iterable[str] = (), where: str = "",
             got += ids_file(Path(value[1:]))
         else:
             got += value.split()
+    if ids and not got:  # `--instance-ids ""` or an empty file: a selection of nothing
+        raise SelectionError("--instance-ids: no id given (an empty value, or a file of none)")
     return Selection(instance_ids=sorted(set(got)), repos=sorted({r.strip() for r in repos}),
                      filter=where.strip(), limit=limit)
 

@@ -8,7 +8,7 @@
 WITH t AS (
     SELECT v.instance_id, v.case_id, v.verdict, tiers.ord, tiers.status
     FROM verdicts v JOIN tiers USING (verdict)
-    WHERE v.instance_id <> ''
+    WHERE v.instance_id IS NOT NULL AND v.instance_id <> ''
     -- A duplicate row of a task is an ERROR case with the same id: the task is the other.
     QUALIFY row_number() OVER (PARTITION BY v.instance_id
                                ORDER BY v.verdict = 'ERROR', v.case_id) = 1

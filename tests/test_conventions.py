@@ -139,7 +139,7 @@ def test_export_claims_verdicts_and_candidates(demo: Any, tmp_path: Path) -> Non
     claims = demo.sql(None, "SELECT case_id, constant FROM claims ORDER BY case_id, constant")
     assert claims == demo.sql(DEMO, "SELECT case_id, constant FROM claims ORDER BY 1, 2")
     res = demo.invoke("export", *store_args(demo))  # jsonl of claims by default
-    got = [json.loads(ln) for ln in res.output.splitlines()]
+    got = [json.loads(ln) for ln in res.stdout.splitlines()]
     assert res.exit_code == 0 and claims
     assert sorted((g["case_id"], g["constant"]) for g in got) == \
         [(c["case_id"], c["constant"]) for c in claims]

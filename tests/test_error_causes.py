@@ -9,15 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from determinacy import causes
-from determinacy.codebase import repos
-from determinacy.config import load_config
-from determinacy.errors import CaseFailure, ConfigError
-from determinacy.records import TreeState, Unread
-from determinacy.store import Store
-from determinacy.verify import Claim, Verifier
-from tests.conftest import (
+from conftest import (
     PROSE,
     ROOT,
     Audit,
@@ -28,6 +20,14 @@ from tests.conftest import (
     widgets_repo,
     write_benchmark,
 )
+
+from determinacy import causes
+from determinacy.codebase import repos
+from determinacy.config import load_config
+from determinacy.errors import CaseFailure, ConfigError
+from determinacy.records import TreeState, Unread
+from determinacy.store import Store
+from determinacy.verify import Claim, Verifier
 
 LIB_ONLY = "vendored_lib_helper"  # a name only the submodule's files hold
 FAST = 'history = 0\nstdlib = "off"\n'  # the tree alone: no scan of this Python's library

@@ -122,6 +122,13 @@ def test_show_and_sql_without_config_read_the_only_stored_benchmark(history: Pat
     assert sql.stdout == "n\n6\n" and said in sql.stderr
     views = cli(history, "sql")
     assert views.returncode == 0 and "verdicts" in views.stdout and said in views.stderr
+    # A command that needs the whole config names the stored benchmark, never reads the demo.
+    for args in (["report"], ["export"], ["verify"], ["validity", "list"]):
+        p = cli(history, *args)
+        assert p.returncode == 2 and "the store holds benchmark 'demo-history', not the demo: " \
+            "pass its CONFIG" in p.stderr, (args, p.stderr)
+    named = cli(history, "export", "demo-history", "--what", "verdicts", "--format", "csv")
+    assert named.returncode == 0 and named.stdout.count("\n") == 7, named.stderr
 
 
 def test_show_and_sql_without_config_ask_for_it_among_several(history: Path,

@@ -230,3 +230,16 @@ def test_each_published_layout_names_its_model_or_asks_for_one(tmp_path: Path) -
         results.read(tmp_path / "results.jsonl")
     with pytest.raises(DeterminacyError, match="no blank at either end"):
         results.read(pro, " x")
+
+
+def test_an_audit_of_a_selection_says_its_scores_are_not_the_benchmarks(
+        bench: Bench, tmp_path: Path) -> None:
+    a = Audit(tmp_path)
+    shutil.copytree(bench.tables.parent, a.store, dirs_exist_ok=True)  # served from the cache
+    a.run(bench.cfg, "--instance-ids", TASKS[0], TASKS[1])
+    res = invoke(bench, a, jsonl(tmp_path / "a.jsonl", A), "--json")
+    said = "is a selection of the source (2 instance ids): every score is over those tasks"
+    assert said in res.stderr
+    assert models(res)["a"]["attempted"] == 2  # the two selected tasks, both passed
+    md = (a.runs / "lb" / "SCORES.md").read_text()
+    assert "**the audit is a selection of the source** (2 instance ids)" in md

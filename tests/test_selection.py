@@ -128,6 +128,11 @@ def test_an_unknown_id_or_a_bad_filter_is_a_usage_error(bench: Bench, tmp_path: 
     assert "difficulty" in p.stderr and "fail_to_pass" in p.stderr  # the columns there are
     assert not (tmp_path / "other" / "store").exists()  # refused before anything was read
 
+    (tmp_path / "none.txt").write_text("# no id here\n")
+    for empty in ("", f"@{tmp_path / 'none.txt'}"):  # a selection of nothing, never of all
+        p = run(bench.cfg, tmp_path / "other", "--instance-ids", empty)
+        assert p.returncode == 2 and "--instance-ids: no id given" in p.stderr, p.stderr
+
 
 @pytest.mark.parametrize(("where", "why"), [
     ("repo", "a condition \\(true or false\\) is needed, this is of type VARCHAR"),

@@ -204,7 +204,7 @@ def test_a_test_data_claim_is_checked_against_the_patches(demo: Audit, tmp_path:
 
 def test_no_stored_audit_is_a_config_error(tmp_path: Path) -> None:
     res = Audit(tmp_path).invoke("verify", "--store", str(tmp_path / "empty"))
-    assert res.exit_code == 2 and "run `determinacy run` first" in res.output
+    assert res.exit_code == 2 and "run `determinacy run CONFIG` first" in res.output
 
 
 def test_agent_claims_are_verified_from_their_precedents(tmp_path: Path) -> None:

@@ -141,13 +141,13 @@ def test_the_hf_hint_names_the_install_the_user_has(installed: Path, tmp_path: P
     code = "from determinacy.sources.hf import install_hint; print(install_hint())"
     wheel = subprocess.run([str(installed / "bin" / "python"), "-c", code], capture_output=True,
                            text=True, cwd=tmp_path, check=True).stdout
-    assert "pip install 'determinacy[hf]'" in wheel and "uv tool install" in wheel, wheel
+    assert "pip install 'huggingface_hub>=0.20'" in wheel and "uv tool install" in wheel, wheel
     assert "uv run --extra hf" not in wheel
     (tmp_path / "uv-receipt.toml").write_text("[tool]\n")  # what uv writes in a tool's venv
     as_tool = f"import sys; sys.prefix = {str(tmp_path)!r}; {code}"  # the shared venv untouched
     tool = subprocess.run([str(installed / "bin" / "python"), "-c", as_tool],
                           capture_output=True, text=True, cwd=tmp_path, check=True).stdout
-    assert tool.startswith("this uv tool lacks it: `uv tool install 'determinacy[hf]'`"), tool
+    assert tool.startswith("this uv tool lacks it: `uv tool install --force 'SOURCE[hf]'`"), tool
     checkout = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               cwd=tmp_path, check=True).stdout
     assert "uv run --extra hf determinacy" in checkout, checkout

@@ -51,6 +51,8 @@ def main() -> None:
 
     \b
     Environment:
+      DETERMINACY_CONFIG  the config a command given none reads (a file or an example's
+                          name; default: ./determinacy.toml, else the demo)
       DETERMINACY_STORE   the store folder (--store; default: store)
       DETERMINACY_RUNS    where reports go (--runs; default: runs)
     POSIX only (Linux, macOS): the store locks with fcntl.

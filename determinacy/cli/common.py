@@ -46,21 +46,24 @@ def default_config() -> Path:
 def chosen_config() -> Path | None:
     """The config the user chose without naming it: $DETERMINACY_CONFIG, else determinacy.toml
     in the current folder."""
-    if os.environ.get("DETERMINACY_CONFIG"):
-        return Path(os.environ["DETERMINACY_CONFIG"])
+    if chosen := os.environ.get("DETERMINACY_CONFIG"):
+        return Path(chosen) if Path(chosen).exists() else shipped_example(chosen) or Path(chosen)
     if Path("determinacy.toml").is_file():
         return Path("determinacy.toml")
     return None
 
 
 def find_config(config: str | None = None) -> Path:
-    """The config to audit, as people expect to find it: the file given, else the shipped
-    example of that name (a file of that path wins), else $DETERMINACY_CONFIG, else
+    """The config to audit, as people expect to find it: the file given, else NAME.toml in
+    the current folder, else the shipped example of that name, else $DETERMINACY_CONFIG, else
     determinacy.toml in the current folder, else the shipped demo."""
     if config:
         path = Path(config)
         if path.is_file():
             return path
+        # A name: the user's copy in this folder (`examples copy demo .`), else the shipped one.
+        if "/" not in config and not config.endswith(".toml") and Path(f"{config}.toml").is_file():
+            return Path(f"{config}.toml")
         if shipped := shipped_example(config):
             return shipped
         if path.is_dir():
@@ -83,6 +86,44 @@ def demo_results(cfg: Config) -> list[Path]:
 
 def load(config: str | None) -> Config:
     return load_config(find_config(config))
+
+
+dataset_option = click.option(
+    "--dataset", metavar="NAME", help="A Hugging Face dataset (owner/name) to read with no "
+    "config: its columns must match a known layout (SWE-bench, SWE-bench Pro). Needs the "
+    "`hf` extra.")
+split_option = click.option("--split", metavar="S", help="The dataset's split (with "
+                            "--dataset; default: test).")
+
+
+def config_or_dataset(config: str | None, dataset: str | None, split: str | None) -> Config:
+    """The config a command reads: CONFIG, or the one `--dataset NAME --split S` builds."""
+    from determinacy.config import dataset_config
+
+    if dataset is None:
+        if split is not None:
+            raise DeterminacyError("--split is read only with --dataset")
+        return load(config)
+    if config is not None:
+        raise DeterminacyError("give CONFIG or --dataset, not both")
+    return dataset_config(dataset, split or "test")
+
+
+
+def reading_config(config: str | None, store_dir: str | None, dataset: str | None = None,
+                   split: str | None = None) -> Config:
+    """The whole config a reading command needs (report, hints, export, verify, score,
+    validity): CONFIG or --dataset, else the chosen config (see chosen_config), else the demo's
+    when the one benchmark the store holds is the demo's. A store holding another benchmark
+    is an error naming it: the demo is never read in its place."""
+    if config or dataset or chosen_config():
+        return config_or_dataset(config, dataset, split)
+    demo = load(None)
+    _, name = stored_benchmark(None, store_dir)
+    if name != demo.name:
+        raise DeterminacyError(f"the store holds benchmark {name!r}, not the demo: pass its "
+                               "CONFIG (or --dataset NAME) to this command")
+    return demo
 
 
 store_option = click.option(

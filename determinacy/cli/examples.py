@@ -75,7 +75,7 @@ def plan(name: str, dest: Path) -> tuple[Path, list[tuple[Path, Path]]]:
     if source is None:
         raise DeterminacyError(f"no shipped example {name!r} (`determinacy examples`: "
                                f"{', '.join(example_names())})")
-    target = dest if dest.suffix == ".toml" else dest / source.name
+    target = dest if dest.suffix.lower() == ".toml" else dest / source.name
     try:
         raw = tomllib.loads(source.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as e:
@@ -133,8 +133,11 @@ def copy(name: str, dest: Path, force: bool) -> None:
     for source, to in files:
         if to.exists() and _same(source, to):
             continue
-        to.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, to)  # the bytes only: an installed file may be read-only
+        try:
+            to.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, to)  # the bytes only: an installed file may be read-only
+        except OSError as e:  # DEST's folder is a file, no permission, ...
+            raise DeterminacyError(f"cannot write {to}: {e.strerror}") from None
         if source.stat().st_mode & 0o111:
             to.chmod(to.stat().st_mode | 0o111)
         written += 1

@@ -11,28 +11,34 @@ import click
 from determinacy.cli.common import (
     EXIT_FAILED,
     EXIT_OK,
+    dataset_option,
     emit,
     format_option,
     load,
     open_store,
     out_option,
+    reading_config,
     runs_option,
     shipped_example,
+    split_option,
     store_option,
     stored_benchmark,
 )
 
 
 @click.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
+@dataset_option
+@split_option
 @store_option
 @runs_option
-def report(config: str | None, store_dir: str | None, runs_dir: str) -> None:
+def report(config: str | None, dataset: str | None, split: str | None, store_dir: str | None,
+           runs_dir: str) -> None:
     """Regenerate RUNS/<name>/ from the store's tables only: no agent, no git, byte for byte."""
     from determinacy.reports.render import render
     from determinacy.score.render import OUTPUTS
 
-    cfg = load(config)
+    cfg = reading_config(config, store_dir, dataset, split)
     click.echo(render(open_store(store_dir, cfg), cfg, Path(runs_dir), OUTPUTS) / "REPORT.md")
 
 
@@ -67,7 +73,7 @@ def show(config_case: tuple[str, ...], store_dir: str | None, runs_dir: str) -> 
 
 
 @click.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
 @store_option
 @runs_option
 def hints(config: str | None, store_dir: str | None, runs_dir: str) -> None:
@@ -76,15 +82,15 @@ def hints(config: str | None, store_dir: str | None, runs_dir: str) -> None:
     from determinacy.reports.render import render
     from determinacy.score.render import OUTPUTS
 
-    cfg = load(config)
+    cfg = reading_config(config, store_dir)
     out = render(open_store(store_dir, cfg), cfg, Path(runs_dir), OUTPUTS) / "hints"
     click.echo(out if out.is_dir() else f"no case has a hinted identifier ({out} not written)")
 
 
 
 @click.command()
-@click.argument("config_a", type=click.Path(dir_okay=False))
-@click.argument("config_b", type=click.Path(dir_okay=False))
+@click.argument("config_a")
+@click.argument("config_b")
 @store_option
 @click.option("--other-store", type=click.Path(file_okay=False),
               help="The store of CONFIG_B (default: the same store), e.g. another tool version.")
@@ -112,14 +118,17 @@ EXPORTS = {"claims": "SELECT * FROM claims ORDER BY case_id, verdict, constant, 
 
 
 @click.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
 @click.option("--what", type=click.Choice(sorted(EXPORTS)), default="claims", show_default=True,
               help="claims: every claim with its evidence; verdicts: one row per case; "
               "candidates: every shared constant and how it was settled.")
 @format_option("jsonl")
 @out_option
+@dataset_option
+@split_option
 @store_option
-def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: str | None) -> None:
+def export(config: str | None, what: str, fmt: str, out: str | None, dataset: str | None,
+           split: str | None, store_dir: str | None) -> None:
     """Write the stored audit's claims, verdicts or candidates for other tools, sorted, in
     jsonl, json, csv, markdown or parquet (the formats of `sql`), without writing SQL. NULL
     means "not applicable" (README: Reading the results with SQL).
@@ -131,13 +140,13 @@ def export(config: str | None, what: str, fmt: str, out: str | None, store_dir: 
 
     from determinacy.reports.query import connect
 
-    cfg = load(config)
+    cfg = reading_config(config, store_dir, dataset, split)
     emit(connect(open_store(store_dir, cfg), cfg.name), EXPORTS[what], fmt, out)
 
 
 
 @click.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
 @click.argument("query", required=False)
 @click.option("-f", "--file", "query_file", type=click.File("r", encoding="utf-8"),
               help="Read the query from this file (or - for stdin).")
@@ -182,10 +191,13 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
 
 
 @click.command("verify")
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
 @click.option("--case", "case_id", help="Verify only the claims of this case.")
+@dataset_option
+@split_option
 @store_option
-def verify_claims(config: str | None, case_id: str | None, store_dir: str | None) -> None:
+def verify_claims(config: str | None, case_id: str | None, dataset: str | None,
+                  split: str | None, store_dir: str | None) -> None:
     """Re-check every claim of the stored audit of CONFIG from the raw tasks and the
     repository, trusting neither the stored search results nor the tool's codebase search.
 
@@ -206,7 +218,7 @@ def verify_claims(config: str | None, case_id: str | None, store_dir: str | None
     """
     from determinacy.verify import verify
 
-    cfg = load(config)
+    cfg = reading_config(config, store_dir, dataset, split)
     outcomes = verify(open_store(store_dir, cfg), cfg, case_id)
     for o in outcomes:
         click.echo(o.line())

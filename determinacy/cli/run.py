@@ -15,12 +15,14 @@ from determinacy.cli.common import (
     EXIT_ERROR_CASES,
     EXIT_FAILED,
     EXIT_OK,
+    config_or_dataset,
+    dataset_option,
     find_config,
     open_store,
     runs_option,
+    split_option,
     store_option,
 )
-from determinacy.cli.source import config_or_dataset, dataset_option, split_option
 from determinacy.config import Config, load_config
 from determinacy.errors import DeterminacyError
 from determinacy.store import Store
@@ -65,7 +67,7 @@ def _repo(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) ->
 # Options are its own: a mistyped one is a usage error ("Did you mean"), never a config path
 # or a doit argument; doit's own come after `--`.
 @click.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
 @click.option("--instance-ids", "instance_ids", cls=_Variadic, multiple=True, metavar="ID...",
               help="Audit only these instances (by instance_id): `--instance-ids A B C`, "
               "repeatable, `@FILE` for a file of ids. The ids run to the next option: "

@@ -7,11 +7,19 @@ from typing import Any
 
 import click
 
-from determinacy.cli.common import demo_results, load, open_store, runs_option, store_option
+from determinacy.cli.common import (
+    dataset_option,
+    demo_results,
+    open_store,
+    reading_config,
+    runs_option,
+    split_option,
+    store_option,
+)
 
 
 @click.command("score")
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config")
 @click.argument("results", nargs=-1, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True,
               help="Print every number (scores.json) on stdout instead of SCORES.md's path.")
@@ -37,11 +45,14 @@ from determinacy.cli.common import demo_results, load, open_store, runs_option, 
               "name it has. Once per RESULTS, in order (`-`: that file's own).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the 1,000 random removals the rank stability is compared with.")
+@dataset_option
+@split_option
 @store_option
 @runs_option
 def score_cmd(config: str, results: tuple[str, ...], as_json: bool, revision: int | None,
               attempted_only: bool, errors_policy: Any, missing_policy: Any,
-              models: tuple[str, ...], seed: int, store_dir: str | None, runs_dir: str) -> None:
+              models: tuple[str, ...], seed: int, dataset: str | None, split: str | None,
+              store_dir: str | None, runs_dir: str) -> None:
     """Score models' per-instance RESULTS against the stored audit of CONFIG (method §9):
     the score, the score on the determinate subset (disputed tasks left out), the
     sensitivity interval and the wider hypothesis band, pairs compared on their common
@@ -74,7 +85,9 @@ def score_cmd(config: str, results: tuple[str, ...], as_json: bool, revision: in
     from determinacy.score.render import scores_json
 
     chosen = resolve(errors_policy, missing_policy, attempted_only)
-    cfg = load(config)
+    if dataset:  # `score --dataset NAME RESULTS...`: the first argument is a results file
+        config, results = None, (config, *results)
+    cfg = reading_config(config, store_dir, dataset, split)
     paths = list(results) or demo_results(cfg)  # the demo's recorded results by default
     if not paths:
         raise click.UsageError("Missing argument 'RESULTS...'.")
@@ -90,6 +103,12 @@ def score_cmd(config: str, results: tuple[str, ...], as_json: bool, revision: in
                    f"{', '.join(sorted({r.model for r in f.rows}))}"
                    + (" (--model)" if m else ""), err=True)
     click.echo(chosen.text, err=True)
+    if scores.selection:
+        from determinacy.score.render import selection_text
+
+        click.echo(f"warning: the audit of {cfg.name!r} is a selection of the source "
+                   f"({selection_text(scores.selection)}): every score is over those tasks, "
+                   "not the benchmark's", err=True)
     click.echo(scores_json(scores) if as_json else path, nl=not as_json)
 
 
@@ -134,7 +153,7 @@ def validity_set(config: str | None, instance_id: str, state: Any, reason: str,
     """Append a revision: INSTANCE_ID is now STATE, for --reason."""
     from determinacy.score.validity import set_validity
 
-    cfg = load(config)
+    cfg = reading_config(config, store_dir)
     rev, before = set_validity(open_store(store_dir, cfg), cfg.name, instance_id, state, reason,
                                author)
     click.echo(f"revision {rev.revision}: {rev.instance_id} is {rev.validity} (was {before}; "
@@ -149,7 +168,7 @@ def validity_list(config: str | None, store_dir: str | None) -> None:
     from determinacy.reports.markdown import md_table
     from determinacy.score.validity import listing
 
-    cfg = load(config)
+    cfg = reading_config(config, store_dir)
     click.echo(md_table(*listing(open_store(store_dir, cfg), cfg.name)), nl=False)
 
 

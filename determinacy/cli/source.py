@@ -9,33 +9,19 @@ from pathlib import Path
 
 import click
 
-from determinacy.cli.common import EXIT_ERROR_CASES, EXIT_OK, load
+from determinacy.cli.common import (
+    EXIT_ERROR_CASES,
+    EXIT_OK,
+    config_or_dataset,
+    dataset_option,
+    split_option,
+)
 from determinacy.config import Config
 from determinacy.errors import ConfigError, DeterminacyError
 
-dataset_option = click.option(
-    "--dataset", metavar="NAME", help="A Hugging Face dataset (owner/name) to read with no "
-    "config: its columns must match a known layout (SWE-bench, SWE-bench Pro). Needs the "
-    "`hf` extra.")
-split_option = click.option("--split", metavar="S", help="The dataset's split (with "
-                            "--dataset; default: test).")
-
-
-def config_or_dataset(config: str | None, dataset: str | None, split: str | None) -> Config:
-    """The config a command reads: CONFIG, or the one `--dataset NAME --split S` builds."""
-    from determinacy.config import dataset_config
-
-    if dataset is None:
-        if split is not None:
-            raise DeterminacyError("--split is read only with --dataset")
-        return load(config)
-    if config is not None:
-        raise DeterminacyError("give CONFIG or --dataset, not both")
-    return dataset_config(dataset, split or "test")
-
 
 @click.command()
-@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.argument("config", required=False)
 @dataset_option
 @split_option
 @click.option("--rows", "show", type=click.IntRange(min=0), default=3, show_default=True,
@@ -113,8 +99,11 @@ def init(datafile: str, output: str, mirror: str | None, force: bool) -> None:
         where = str(data.resolve())
     text, layout = config_text(where, columns, name=benchmark_name(data), kind=kind,
                                mirror=mirror)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise DeterminacyError(f"cannot write {out}: {e.strerror}") from None
     if layout:
         click.echo(f"wrote {out}: the {layout} layout, from the columns of {data}")
         return

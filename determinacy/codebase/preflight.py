@@ -8,6 +8,7 @@ the rows it concerns counted, however many rows share it.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,4 +129,5 @@ def _commits(git_dir: Path, local: Path, repo: str, picked: list[Row]) -> str:
     more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
     return (f"mirror {local} lacks {len(bad)} of the {len(picked)} base commits checked of repo "
             f"{repo}: {shown}{more}; a local mirror is never fetched into: update it "
-            f"(`git -C {local} fetch`) or point codebase.mirror at a complete one")
+            f"(`git -C {shlex.quote(str(local))} fetch`) or point codebase.mirror at a "
+            "complete one")

@@ -769,8 +769,10 @@ def unread_summary(unread: Sequence[Unread]) -> str:
     counts: dict[tuple[str, str], int] = {}
     for u in unread:
         counts[(u.scope, u.why)] = counts.get((u.scope, u.why), 0) + 1
+    order = list(_KINDS)  # a fixed order: two cases missing the same kinds read the same
     parts = []
-    for kind, n in counts.items():
+    for kind, n in sorted(counts.items(), key=lambda kv: (
+            order.index(kv[0]) if kv[0] in order else len(order), kv[0])):
         one, several = _KINDS.get(kind, (f"1 {kind[1]}", f"{{n}} {kind[1]}"))
         parts.append(one if n == 1 else several.format(n=n))
     return ", ".join(parts)

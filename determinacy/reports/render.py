@@ -253,7 +253,8 @@ def _errors_section(q: Named) -> list[str]:
             md_table(["cause", "cases", "way out"],
                      [(g.headline(), g.cases, g.cause.way_out) for g in groups])]
     for g in groups:
-        cases = [r[1:] for r in data if (r[0] or "other") == g.cause.code]
+        cases = [r[1:] for r in data if causes.CAUSES.get(r[0] or "", causes.CAUSES["other"])
+                 == g.cause]
         out += [f"### {g.cause.title}: {causes.plural(g.cases, 'case')}", "",
                 md_table(cols[1:], cases)]
     return out

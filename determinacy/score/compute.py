@@ -22,6 +22,7 @@ from determinacy.records import (
     ResultFile,
     ResultSource,
     ScoreSet,
+    Selection,
     ValidityRevision,
 )
 from determinacy.reports.query import create_table
@@ -125,6 +126,7 @@ def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
                                        for r in tasks).encode("utf-8")),
         validity_revision=len(inputs.applied), errors_policy=inputs.errors,
         missing_policy=inputs.missing, policy=describe(inputs.errors, inputs.missing),
+        selection=_partial(run.get("selection")),
         tasks=len(known), disputed=role_n.get("disputed", 0),
         hypotheses=role_n.get("hypothesis", 0), broken=role_n.get("broken", 0),
         results=[ResultSource(path=f.path, format=f.format, source_digest=f.source_digest,
@@ -258,3 +260,11 @@ def _stability(models: list[ModelScore], outcomes: list[dict[str, Any]], seed: i
         random_low=stats.percentile(defined, 2.5), random_high=stats.percentile(defined, 97.5),
         at_or_below=(sum(t <= tau for t in defined) / len(defined)
                      if defined and tau is not None else None))
+
+
+def _partial(selection: dict[str, Any] | None) -> Selection | None:
+    """The run's selection when it took part of the source, else None."""
+    if not selection:
+        return None
+    sel = msgspec.convert({k: v for k, v in selection.items() if v is not None}, Selection)
+    return sel if sel.chooses or sel.limit else None

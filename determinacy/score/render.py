@@ -8,7 +8,7 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy.records import ClassRate, ModelScore, ScorePolicy, ScoreSet
+from determinacy.records import ClassRate, ModelScore, ScorePolicy, ScoreSet, Selection
 from determinacy.score.policy import LEADERBOARD, describe
 from determinacy.score.results import FORMATS
 
@@ -117,6 +117,9 @@ def scores_md(s: ScoreSet) -> str:
         f"- scored by determinacy {s.tool_version}; audit by determinacy "
         f"{s.audit_tool_version}",
         *([f"- dataset content: blake3 `{s.source_digest}`"] if s.source_digest else []),
+        *([f"- **the audit is a selection of the source** ({selection_text(s.selection)}): "
+           "every score is over the selected tasks, not the benchmark's"]
+          if s.selection else []),
         "- agent passes of the verdicts: "
         + (", ".join(map(str, s.passes)) if s.passes else "none (mechanical tier only)"),
         f"- verdicts used: blake3 `{s.verdicts_digest}` of the (instance, verdict) pairs",
@@ -226,3 +229,14 @@ def _class_table(rates: list[ClassRate], title: str) -> str:
                      "resolve rate", "solved by none", "solved by all"],
                     [(c.group, *([c.status] if status else []), c.tasks, c.attempts, c.passes,
                       pct(c.rate), c.solved_by_none, c.solved_by_all) for c in rates])
+
+
+def selection_text(sel: Selection) -> str:
+    """`run`'s selection in a few words (its ids counted, not listed)."""
+    from determinacy.reports.markdown import text
+
+    parts = [f"{len(sel.instance_ids)} instance ids"] if sel.instance_ids else []
+    parts += [f"repos {', '.join(sel.repos)}"] if sel.repos else []
+    parts += [f"filter {text(sel.filter)}"] if sel.filter else []
+    parts += [f"the first {sel.limit} rows"] if sel.limit else []
+    return "; ".join(parts)

@@ -121,7 +121,7 @@ def config_text(datafile: str, columns: Collection[str], *, name: str, kind: str
         f"{Path(datafile).name}.",
         "# Check it with `determinacy validate`, audit with `determinacy run` (both take "
         "this file).",
-        "# A commented key shows its default.",
+        "# A commented key shows its default, or an example value where it has none.",
         "",
         _line("name", name, "names runs/<name>/ and the store's tables"),
         _line("description", "", "printed under REPORT.md's title", off=True),

@@ -68,8 +68,10 @@ def install_hint() -> str:
         checkout = False
     if checkout:
         return "run `uv run --extra hf determinacy ...` in the checkout"
-    tool = "`uv tool install 'determinacy[hf]'` (or `uv tool install '.[hf]'` in a checkout)"
-    pip = "`pip install 'determinacy[hf]'` in its venv"
+    # Named by what the extra holds, or by the source the user installed from: a registry
+    # name would install whatever that registry calls determinacy.
+    tool = "`uv tool install --force 'SOURCE[hf]'` (SOURCE: the checkout or wheel it came from)"
+    pip = "`pip install 'huggingface_hub>=0.20'` (the hf extra) in its venv"
     if (Path(sys.prefix) / "uv-receipt.toml").is_file():
         return f"this uv tool lacks it: {tool}"
     return f"this install lacks it: {pip}, or as a uv tool {tool}"
