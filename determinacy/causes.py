@@ -21,14 +21,14 @@ class Cause:
     way_out: str
 
 
-_EXCLUDE = 'or set [policy] unreadable = "exclude" to certify over the readable part, counted apart'
+# Short: the line of a cause is read on a terminal; README and the receipt say the rest.
+_EXCLUDE = 'or [policy] unreadable = "exclude" (certify over the readable part)'
 CAUSES: dict[str, Cause] = {c.code: c for c in (
     Cause("incomplete_tree", "incomplete tree",
-          "mirror the repository whole (README: complete mirrors), map each submodule to a "
-          f"local mirror ([codebase] submodules), {_EXCLUDE}"),
+          f"a complete mirror (README: Complete mirrors), [codebase] submodules, {_EXCLUDE}"),
     Cause("incomplete_scope", "incomplete scope",
-          "give what absence also holds over (an unshallow mirror for the history, "
-          f"[codebase] stdlib_paths, the dependencies' registry), {_EXCLUDE}"),
+          "an unshallow mirror, [codebase] stdlib_paths or a reachable registry, "
+          f"{_EXCLUDE}"),
     Cause("row_unreadable", "row unreadable",
           "fix the row in the source, or the [fields] mapping that reads it"),
     Cause("patch_unreadable", "patch unreadable",

@@ -71,7 +71,7 @@ def test_each_message_has_a_cause_and_a_detail() -> None:
                         ("incomplete_tree", "2-9 blobs missing", 12),
                         ("incomplete_tree", "shallow history", 8)])
     assert g.line().startswith("136 cases: incomplete tree (1 blob missing in 79, a submodule "
-                               "in 37, 2-9 blobs missing in 12, ...) -> mirror the repository")
+                               "in 37, 2-9 blobs missing in 12, ...) -> a complete mirror")
 
 
 def test_submodule_urls_are_read_as_git_reads_them() -> None:
@@ -135,7 +135,8 @@ def test_run_prints_one_line_per_cause_and_report_groups_them(tmp_path: Path) ->
                                           "row_unreadable": 1}, summary
     report = (tmp_path / "runs" / "bench" / "REPORT.md").read_text()
     errors = report.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
-    assert "| incomplete tree (a submodule in 2) | 2 | mirror the repository whole" in errors
+    assert "| incomplete tree (a submodule in 2) | 2 | a complete mirror (README: Complete " \
+        "mirrors)" in errors
     sections = errors.split("\n### ")[1:]
     assert [s.split("\n", 1)[0] for s in sections] == [
         "base commit missing: 3 cases", "incomplete tree: 2 cases", "row unreadable: 1 case"]
