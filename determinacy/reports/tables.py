@@ -95,16 +95,10 @@ class TreeRow(msgspec.Struct, frozen=True, kw_only=True):
     ignored: list[str] = []  # what of the mirror every read ignored (replace refs, grafts)
 
 
-class ErrorRow(msgspec.Struct, frozen=True, kw_only=True):
+class ErrorRow(CaseError, kw_only=True):
     """A row of `errors`: a stored error with its cause (`determinacy.causes`): the stable
     code and what sets the case apart within it ("1 blob missing", "a submodule")."""
 
-    case_id: str
-    instance_id: str
-    row: int
-    phase: str
-    message: str
-    transient: bool = False
     cause: str = ""
     cause_detail: str = ""
 
