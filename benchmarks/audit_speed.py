@@ -1,5 +1,8 @@
 """Audit a tasks file against local mirrors; print cases per second, first run and no-op rerun.
 
+The first run's wall and CPU time per phase (propose, search, codebase, settle, tables,
+report) and its peak RSS come from the tool's own `run --json` (`seconds`, `peak_rss_mib`).
+
     uv run python benchmarks/audit_speed.py TASKS.jsonl --mirror '/srv/{owner}/{name}.git' \
         [--repo qutebrowser/qutebrowser] [--preset pro|verified] [--jobs 2] [--naive 20] \
         [--unreadable error|exclude] [--copies K] [--against REV [--rounds N]]
@@ -11,7 +14,9 @@ After the no-op rerun it changes one task's prose, reruns, and counts the report
 `--against REV` times first runs of the same tasks by the tool at git revision REV of this
 repository (a worktree of it, its own environment through `uv run --project`), alternated with
 this checkout's, N rounds each (default 2), each on an empty store: the speed-up over an
-earlier version, measured in the same session on the same machine.
+earlier version, measured in the same session on the same machine. Then the propose phase
+alone, by each, in one process on an empty store: its CPU time (an earlier version may not
+report its phases).
 
 It also measures the codebase search against the naive approach (one `git grep` per candidate
 constant instead of one search of the tree per case) on the same cases, in the same run, and
@@ -72,8 +77,38 @@ def run(cfg: Path, store: Path, runs: Path, jobs: int,
     return elapsed, json.loads(p.stdout.strip().splitlines()[-1]) if not python else {}
 
 
+# The propose phase alone, in one process (no workers), by whichever revision imports here:
+# the CPU seconds of proposing every task on an empty store. (Where `load_tasks` lives moved.)
+PROPOSE_ONLY = """
+import sys, time
+from pathlib import Path
+from determinacy import phases
+from determinacy.config import load_config
+from determinacy.store import Store
+try:
+    from determinacy.sources.rows import load_tasks
+except ImportError:
+    from determinacy.source import load_tasks
+cfg, store = load_config(Path(sys.argv[1])), Store(Path(sys.argv[2]))
+tasks = load_tasks(cfg).tasks
+start = time.process_time()
+for t in tasks:
+    phases.run_propose(store, cfg, t, Path(sys.argv[2]) / "refs" / (t.case_id + ".json"))
+print(time.process_time() - start)
+"""
+
+
+def propose_cpu(cfg: Path, where: Path, python: list[str] | None = None) -> float:
+    p = subprocess.run([*(python or [sys.executable]), "-c", PROPOSE_ONLY, str(cfg),
+                        str(where / "store")], capture_output=True, text=True, cwd=cfg.parent)
+    if p.returncode:
+        sys.exit(f"propose-only run failed:\n{p.stderr[-3000:]}")
+    return float(p.stdout.split()[-1])
+
+
 def against(rev: str, rounds: int, cfg: Path, folder: Path, jobs: int) -> None:
-    """First runs by revision `rev` and by this checkout, alternated, each on a new store."""
+    """First runs by revision `rev` and by this checkout, alternated, each on a new store;
+    then the propose phase alone, once each (its CPU time)."""
     here = Path(__file__).resolve().parent.parent
     tree = folder / "against"
     subprocess.run(["git", "-C", str(here), "worktree", "add", "--detach", "--quiet",
@@ -93,6 +128,10 @@ def against(rev: str, rounds: int, cfg: Path, folder: Path, jobs: int) -> None:
             print(f"first run by {k}: " + ", ".join(f"{t:.2f} s" for t in v)
                   + f" (median {med[k]:.2f} s)")
         print(f"speed-up over {rev}: {med[rev] / med['this checkout']:.2f}x (medians)")
+        cpu = {name: propose_cpu(cfg, folder / f"propose-{n}", python)
+               for n, (name, python) in enumerate(((rev, old_python), ("this checkout", None)))}
+        print(f"propose phase alone, one process: {rev} {cpu[rev]:.2f} s CPU, this checkout "
+              f"{cpu['this checkout']:.2f} s CPU: {cpu[rev] / cpu['this checkout']:.2f}x less")
     finally:
         subprocess.run(["git", "-C", str(here), "worktree", "remove", "--force", str(tree)],
                        check=False)
@@ -140,6 +179,19 @@ def naive_vs_batched(store: Path, mirror: str, cases: int) -> None:
     print(f"codebase search, {len(searches)} cases, {n_patterns} constants: the tool "
           f"{t_batch:.2f} s, naive (one git grep per constant) {t_naive:.2f} s, "
           f"ratio {t_naive / t_batch:.1f}x (same answers)")
+
+
+def where_time_goes(summary: dict) -> None:
+    """The first run's wall and CPU seconds per phase, and its peak RSS (from `--json`)."""
+    seconds = summary["seconds"]
+    order = ["prepare", "propose", "search", "codebase", "settle", "tables", "report"]
+    print("first run, per phase (wall = first start to last end; cpu = all its threads "
+          "and workers):")
+    others = sorted(set(seconds) - {*order, "all"})  # the agent phases, if any
+    for phase in [p for p in order if p in seconds] + others + ["all"]:
+        t = seconds[phase]
+        print(f"  {phase:<9} wall {t['wall']:7.2f} s   cpu {t['cpu']:7.2f} s")
+    print(f"first run: peak RSS {summary['peak_rss_mib']:.0f} MiB (the largest process)")
 
 
 def copy(line: str, k: int) -> str:
@@ -201,6 +253,7 @@ def main() -> None:
               f"({s2['executed']} tasks executed, {s2['actions_computed']} actions computed)")
         print(f"  per task: {1000 * again / n:.2f} ms")
         print(f"verdicts: {json.dumps(s1['verdicts'], sort_keys=True)}")
+        where_time_goes(s1)
         one_prose_change(tasks, lines, cfg, store, runs, args.jobs)
         naive_vs_batched(store, args.mirror, args.naive)
         if args.against:

@@ -22,7 +22,7 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed as _config_changed
 
-from determinacy import __version__, dodb, phases
+from determinacy import __version__, clock, dodb, phases
 from determinacy.agents import calls
 from determinacy.agents import phases as ap
 from determinacy.agents.phases import AgentSetup
@@ -291,8 +291,9 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
     def search_repo(repo: str) -> None:
         cases = by_repo[repo]
-        phases.run_search(store, cfg, repo,
-                          [(t, Path(audit.ref("propose", t.case_id))) for t in cases])
+        with clock.step("search"):  # here, not its task: that one may only wait for it
+            phases.run_search(store, cfg, repo,
+                              [(t, Path(audit.ref("propose", t.case_id))) for t in cases])
 
     def task_propose() -> Any:
         """Parse both patches and propose candidate constants."""
@@ -407,6 +408,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
     def task_tables() -> Any:
         """Consolidate every case's records, over all stored passes, into parquet tables."""
         settle_refs = [audit.ref("settle", t.case_id) for t in tasks]
+        size = {repo: repos.mirror_bytes(cfg, repo) for repo in by_repo}
         agent_refs = [audit.agent_ref(ph, s, t.case_id) for s in audit.agents
                       for ph in ap.AGENT_PHASES for t in tasks]
 
@@ -440,8 +442,10 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             "file_dep": [str(audit.source_ref), *settle_refs, *agent_refs],
             # Ordering only: doit hands out the proposals first, one repository after
             # another (its file_dep is a set, of no order), so each repository's search can
-            # start early (`_EarlySearch`).
-            "task_dep": [f"propose:{t.case_id}" for t in sorted(tasks, key=lambda t: t.repo)],
+            # start early (`_EarlySearch`); the largest mirror's first, so that its search,
+            # the longest, runs beside the others' proposals rather than after them.
+            "task_dep": [f"propose:{t.case_id}"
+                         for t in sorted(tasks, key=lambda t: (-size[t.repo], t.repo))],
             "targets": [str(audit.table(n)) for n in TABLES],
             "uptodate": [_no_retry_any(settle_refs + agent_refs),
                          _nullary(lambda: table_digests(store.tables(audit.name)) is not None),
@@ -496,9 +500,12 @@ def _uncaptured(audit: Audit, creator: Callable[[], Any]) -> Callable[[], Any]:
     """Tell doit not to swap sys.stdout around actions: with parallel threads the swaps race
     and leave the process writing into a dead capture buffer. Our actions print nothing."""
 
+    phase = creator.__name__.removeprefix("task_")
+
     def task(t: dict[str, Any]) -> dict[str, Any]:
         return {**t, "io": {"capture": False},
-                "actions": [_guarded(audit, a) for a in t["actions"]]}
+                "actions": [_guarded(audit, a if phase == "search" else clock.timed(phase, a))
+                            for a in t["actions"]]}
 
     def wrapped() -> Any:
         made = creator()

@@ -47,7 +47,15 @@ def glob_regex(pattern: str) -> re.Pattern[str]:
 
 
 def is_test_path(path: str, patterns: Sequence[str]) -> bool:
-    return any(glob_regex(p).match(path) for p in patterns)
+    return _any_of(tuple(patterns)).match(path) is not None
+
+
+@lru_cache(maxsize=64)
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex for a list of globs (a tree's every path is tested against the list)."""
+    if not patterns:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(f"(?:{glob_regex(p).pattern})" for p in patterns))
 
 
 def exclude_pathspecs(patterns: Sequence[str]) -> list[str]:

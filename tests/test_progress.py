@@ -115,3 +115,19 @@ def test_summary_fits_80_columns_however_large_the_run(reporter: Any,
                  "123 failed", "4567 errors raised", "actions: 812345 computed, 912345 from "
                  "the cache", "1234 damaged store entries found and computed again"):
         assert part in text, lines
+
+
+def test_the_summary_says_where_the_time_went(audit: Any) -> None:
+    """`--json` gives each phase's wall and CPU seconds (the proposals' CPU counted in the
+    worker processes that spent it) and the peak RSS; a no-op rerun has no phase steps."""
+    first = audit.run(None, "--jobs", "2")
+    seconds = first["seconds"]
+    for phase in ("propose", "codebase", "settle", "tables", "report"):
+        assert seconds[phase]["steps"] == first["executed_by_phase"][phase], (phase, seconds)
+        assert 0 <= seconds[phase]["wall"] <= seconds["all"]["wall"], (phase, seconds)
+    assert seconds["propose"]["cpu"] > 0 and seconds["search"]["steps"] >= 1, seconds
+    # The workers' CPU is in the run's total, which no phase's exceeds.
+    assert seconds["all"]["cpu"] >= seconds["propose"]["cpu"], seconds
+    assert first["peak_rss_mib"] > 10, first
+    again = audit.run(None)
+    assert set(again["seconds"]) == {"prepare", "all"}, again["seconds"]

@@ -27,9 +27,9 @@ from conftest import GIT_ENV, git, make_repo
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from determinacy.codebase import repos, search
+from determinacy.codebase import repos, scan, search
 from determinacy.codebase.repos import Tree, list_tree
-from determinacy.codebase.scan import searchable
+from determinacy.codebase.scan import Scanner, searchable
 from determinacy.codebase.search import Engine, Found
 from determinacy.errors import CaseFailure
 from determinacy.records import Unread
@@ -182,6 +182,25 @@ def _files(root: Path) -> set[Path]:
     return {p for p in root.rglob("*") if p.is_file()} if root.exists() else set()
 
 
+# Hyperscan serves where its wheels exist; ahocorasick-rs everywhere.
+BACKENDS = ["ahocorasick"] + (["hyperscan"] if scan.BACKEND == "hyperscan" else [])
+
+
+@pytest.mark.skipif(len(BACKENDS) < 2, reason="no Hyperscan wheel for this platform")
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(min_size=1, max_size=5), min_size=1, max_size=12),
+       st.binary(max_size=200), st.booleans())
+@example([b"elf", b"self", b"f", b"\xc3\xa9", b"a\0b"], b"self\0 myself a\0b \xc3\xa9", False)
+@example([b"ab", b"AB", b"Ab"], b"xaBx", True)
+def test_both_automata_find_the_same_constants(patterns: list[bytes], data: bytes,
+                                               variant: bool) -> None:
+    """Overlapping, nested, repeated and non-ASCII constants; NULs; exact and variant."""
+    constants = [c for p in patterns if scan.searchable_constant(c := p.decode("utf-8",
+                                                                                 "replace"))]
+    got = {b: Scanner(constants, variant, backend=b).scan(data) for b in BACKENDS}
+    assert got["hyperscan"] == got["ahocorasick"], got
+
+
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(histories())
@@ -213,6 +232,9 @@ def test_engine_answers_as_git_grep(history: History) -> None:
                 assert g.variants == w.variants, (how, n, history.commits[n])
 
         check(_ensure_then_find(Engine(None), trees, constants), "ensure, then find")
+        for backend in BACKENDS:  # each automaton the engine may use, the same answers
+            with mock.patch.object(scan, "BACKEND", backend):
+                check(_ensure_then_find(Engine(None), trees, constants), backend)
         # No ensure: each find searches what its tree adds to the earlier ones.
         alone = Engine(None)
         check([alone.find(t, REPO, constants) for t in trees], "find alone")

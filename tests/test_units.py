@@ -119,6 +119,11 @@ def test_test_path_policy_uses_git_glob_semantics() -> None:
         assert is_test_path(p, DEFAULT_TEST_PATHS), p
     for p in source:
         assert not is_test_path(p, DEFAULT_TEST_PATHS), p
+    # A list of globs is one test, passed when any of them matches; an empty list, never.
+    assert not is_test_path("tests/a.py", [])
+    assert is_test_path("qa/check_x.py", ["docs/**", "qa/check_[a-z].py"])
+    assert not is_test_path("qa/check_xy.py", ["docs/**", "qa/check_[a-z].py"])
+    assert is_test_path("docs/a/b.md", ["qa/check_[a-z].py", "docs/**"])
 
 
 def test_lenient_pathspecs_exclude_what_python_classifies_as_tests(tmp_path: Path) -> None:

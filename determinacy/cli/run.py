@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,28 @@ class _Variadic(click.Option):
                 take(state.rargs.pop(0), state)
 
         opt.process = process
+
+
+def _seconds(started: tuple[float, float]) -> dict[str, dict[str, float]]:
+    """Wall and CPU seconds per phase (`clock`), and of the whole command so far: this
+    process's threads and its finished children (the proposer's workers)."""
+    import resource
+
+    from determinacy import clock
+
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {**clock.phases(), "all": {
+        "wall": round(time.perf_counter() - started[0], 3),
+        "cpu": round(time.process_time() - started[1] + kids.ru_utime + kids.ru_stime, 3)}}
+
+
+def _peak_rss_mib() -> float:
+    """The largest resident size of this process or any finished child (Linux: KiB)."""
+    import resource
+
+    peak = max(resource.getrusage(who).ru_maxrss
+               for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return round(peak / (1 << 20 if sys.platform == "darwin" else 1 << 10), 1)
 
 
 def _repo(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -128,7 +151,7 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
     """
     from doit.doit_cmd import DoitMain
 
-    from determinacy import dodb
+    from determinacy import clock, dodb
     from determinacy.graph import Audit, DeterminacyLoader, prepare
     from determinacy.proposer import pool
     from determinacy.selection import describe
@@ -148,8 +171,11 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
     chosen = _selection(instance_ids, repos, where, limit, cfg)
     store = open_store(store_dir, cfg)
     store.check_writable()
-    audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), selection=chosen,
-                          agents=agents))
+    clock.reset()
+    started = time.perf_counter(), time.process_time()
+    with clock.step("prepare"):
+        audit = prepare(Audit(cfg=cfg, store=store, runs=Path(runs_dir), selection=chosen,
+                              agents=agents))
     if not quiet:
         picked = "" if (d := describe(chosen)) == "every row" else f"; selection: {d}"
         click.echo(f"auditing {path} (benchmark {cfg.name!r}, {len(audit.loaded.tasks)} tasks, "
@@ -184,6 +210,8 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
         "report": str(audit.out / "REPORT.md"),
         "verdicts": verdicts,
         "exit": code,
+        "seconds": _seconds(started),
+        "peak_rss_mib": _peak_rss_mib(),
     }
     if as_json:
         click.echo(json.dumps(summary, sort_keys=True))

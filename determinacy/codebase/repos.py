@@ -814,6 +814,22 @@ def mirror_state(cfg: Config, repo: str) -> str:
     return own + subs
 
 
+def mirror_bytes(cfg: Config, repo: str) -> int:
+    """The size of a local mirror's packs (a bundle's size; 0 when unknown): how much its
+    search reads, roughly, to schedule the largest first."""
+    local = cfg.mirror_path(repo)
+    try:
+        if local is None or not local.exists():
+            return 0
+        if local.is_file():
+            return local.stat().st_size
+        git_dir = git.git_dir_of(local)
+        packs = (git_dir / "objects" / "pack").glob("*.pack") if git_dir else ()
+        return sum(p.stat().st_size for p in packs)
+    except OSError:
+        return 0
+
+
 def _dir_state(path: Path) -> str:
     """`objects_state` of a mirror folder ("" when it is none)."""
     try:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import ahocorasick_rs
 
@@ -32,13 +34,14 @@ class Scanner:
     letters only) but the blob does not hold exactly. Only *which* is computed here: the line
     of the one occurrence a reader is shown is found afterwards (`first_line`)."""
 
-    def __init__(self, constants: Sequence[str], variant: bool = False):
+    def __init__(self, constants: Sequence[str], variant: bool = False,
+                 backend: str | None = None):
         self.constants = list(constants)
         self.variant = variant
         self._bytes = [encode(c) for c in self.constants]
         self.latin1 = any(not b.isascii() for b in self._bytes)
         self._automaton = _Automaton([b.lower() for b in self._bytes] if variant
-                                     else self._bytes, range(len(self._bytes)))
+                                     else self._bytes, range(len(self._bytes)), backend)
 
     def scan(self, data: bytes) -> set[int]:
         """Indices of the constants found, over the blob's searchable forms."""
@@ -50,9 +53,13 @@ class Scanner:
 
 
 class _Automaton:
-    """Patterns (bytes, duplicates allowed) and the constant indices they stand for."""
+    """Patterns (bytes, duplicates allowed) and the constant indices they stand for. Which
+    patterns a blob holds is asked of Hyperscan where it is installed (each pattern reported
+    once per blob, however often it occurs: `elf` inside every `self` costs one report), else
+    of ahocorasick-rs (every occurrence reported, then made a set): the same answers."""
 
-    def __init__(self, patterns: Sequence[bytes], ids: Iterable[int]):
+    def __init__(self, patterns: Sequence[bytes], ids: Iterable[int],
+                 backend: str | None = None):
         distinct = sorted(set(patterns))
         slot = {p: n for n, p in enumerate(distinct)}
         self._ids: list[list[int]] = [[] for _ in distinct]
@@ -61,20 +68,68 @@ class _Automaton:
         # Slot n stands for constant n alone (distinct sorted constants, the usual batch):
         # the slots found are the answer.
         self._same = all(ids == [n] for n, ids in enumerate(self._ids))
-        self._ac = ahocorasick_rs.BytesAhoCorasick(
-            distinct, implementation=ahocorasick_rs.Implementation.DFA) if distinct else None
+        self._ac: ahocorasick_rs.BytesAhoCorasick | None = None
+        self._hs: Any = None
+        if distinct and (backend or BACKEND) == "hyperscan":
+            self._hs = _hyperscan(distinct)
+        if distinct and self._hs is None:
+            self._ac = ahocorasick_rs.BytesAhoCorasick(
+                distinct, implementation=ahocorasick_rs.Implementation.DFA)
 
     def found(self, data: bytes) -> set[int]:
-        if self._ac is None:
+        if self._hs is not None:
+            slots = self._hs(data)
+        elif self._ac is not None:
+            # Overlapping: a constant inside or across another one's match is still reported.
+            slots = set(map(_FIRST, self._ac.find_matches_as_indexes(data, overlapping=True)))
+        else:
             return set()
-        # Overlapping: a constant inside or across another one's match is still reported.
-        slots = set(map(_FIRST, self._ac.find_matches_as_indexes(data, overlapping=True)))
         if self._same:
             return slots
         return {i for s in slots for i in self._ids[s]}
 
 
 _FIRST = operator.itemgetter(0)
+
+
+def _backend() -> str:
+    try:
+        import hyperscan  # noqa: F401
+    except ImportError:  # no wheel for this platform
+        return "ahocorasick"
+    return "hyperscan"
+
+
+BACKEND = _backend()
+
+
+def _hyperscan(patterns: list[bytes]) -> Callable[[bytes], set[int]] | None:
+    """Which of `patterns` (literal bytes) a blob holds, by one Hyperscan block scan. Its
+    scratch space is per thread: the scanning threads of a pass share the database."""
+    import hyperscan
+
+    db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
+    try:
+        db.compile(expressions=patterns, ids=list(range(len(patterns))),
+                   elements=len(patterns), flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(patterns),
+                   literal=True)
+    except hyperscan.error:  # a set it cannot compile: the other automaton takes it
+        return None
+    local = threading.local()
+
+    def on_match(slot: int, start: int, end: int, flags: int, found: set[int]) -> None:
+        found.add(slot)
+
+    def found(data: bytes) -> set[int]:
+        scratch = getattr(local, "scratch", None)
+        if scratch is None:
+            scratch = local.scratch = hyperscan.Scratch(db)
+        out: set[int] = set()
+        if data:
+            db.scan(data, match_event_handler=on_match, context=out, scratch=scratch)
+        return out
+
+    return found
 
 
 def first_line(data: bytes, constant: str, variant: bool = False) -> int:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import msgspec
 
+from determinacy import clock
 from determinacy.codebase import repos
 from determinacy.codebase.scan import IDENTIFIER, Scanner, first_line, searchable_constant
 from determinacy.errors import CaseFailure
@@ -270,18 +271,21 @@ def _search(git_dir: Blobs, blobs: list[str], constants: list[str], variant: boo
     found: list[list[int]] = [[] for _ in constants]
     kept: dict[int, bytes] = {}  # blobs scanned, not yet collected
 
+    @clock.thread_cpu
     def scan(window: list[bytes]) -> list[set[int]]:
         return [scanner.scan(d) for d in window]
 
-    def collect(start: int, done: Future[list[set[int]]]) -> None:
-        for b, holds in enumerate(done.result(), start):
+    def collect(start: int, done: Future[tuple[list[set[int]], float]]) -> None:
+        holding, cpu = done.result()
+        clock.handed(cpu)
+        for b, holds in enumerate(holding, start):
             for c in holds:
                 found[c].append(b)
             # Kept at hand: the variant pass reads the same blobs, and a case shows a line.
             repos.BLOBS.put(read[b], kept.pop(b))
 
     workers = max(1, min(4, os.cpu_count() or 1))
-    pending: deque[tuple[int, Future[list[set[int]]]]] = deque()
+    pending: deque[tuple[int, Future[tuple[list[set[int]], float]]]] = deque()
     window: list[bytes] = []
     size = 0
     with ThreadPoolExecutor(workers) as pool:

@@ -34,15 +34,17 @@ def for_path(path: str) -> Language | None:
     return _BY_EXTENSION.get("." + name.rsplit(".", 1)[-1].lower())
 
 
-def analyze(path: str, text: str, lines: Collection[int] | None = None) -> FileFacts | None:
+def analyze(path: str, text: str, lines: Collection[int] | None = None,
+            strings: bool = False) -> FileFacts | None:
     """The facts of one file's text; None when no language handles `path`. With `lines`,
-    the tokens are those on these lines and every declaring one (`extract`)."""
+    the tokens are those on these lines and every declaring one, and with `strings` every
+    string literal (`extract`)."""
     lang = for_path(path)
     if lang is None:
         return None
     from determinacy.languages._extract import extract
 
-    return extract(lang, text, lines)[0]
+    return extract(lang, text, lines, strings)[0]
 
 
 def queries_digest() -> str:

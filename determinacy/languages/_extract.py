@@ -124,14 +124,15 @@ def _text(node: Node, src: bytes) -> str:
     return decode(src[node.start_byte:node.end_byte])
 
 
-def extract(lang: Language, text: str, lines: Collection[int] | None = None
-            ) -> tuple[FileFacts, tuple[int, ...]]:
+def extract(lang: Language, text: str, lines: Collection[int] | None = None,
+            strings: bool = False) -> tuple[FileFacts, tuple[int, ...]]:
     """The facts of one file, and each token's start column (in bytes, for the fixtures).
     With `lines` (1-based), the tokens are those that start on them and every token that
     declares (a definition, a local, an import, a field set on the receiver): all a role
-    depends on, at a fraction of the cost on a large file with a small diff."""
+    depends on, at a fraction of the cost on a large file with a small diff; with `strings`
+    too, every string literal. Each token kept is the very token the whole file's facts hold."""
     with _collector_paused():
-        return _extract(lang, text, lines)
+        return _extract(lang, text, lines, strings)
 
 
 @contextmanager
@@ -149,7 +150,7 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-def _extract(lang: Language, text: str, lines: Collection[int] | None
+def _extract(lang: Language, text: str, lines: Collection[int] | None, strings: bool = False
              ) -> tuple[FileFacts, tuple[int, ...]]:
     src = text.encode("utf-8", "surrogatepass")
     # Grammars read a NUL byte as the end of input: parse a copy with blanks in their place
@@ -168,7 +169,7 @@ def _extract(lang: Language, text: str, lines: Collection[int] | None
     imported = _inside(caps.regions["import"], at)
     if lines is not None:
         kept = _kept(cands, imported, _line_mask(src, lines),
-                     {s.name_id for s in scopes})
+                     {s.name_id for s in scopes}, strings)
         cands = [cands[i] for i in kept]
         imported = [imported[i] for i in kept]
         at = [at[i] for i in kept]
@@ -223,13 +224,14 @@ _DECLARES = ("definition", "local", "member.write")
 
 
 def _kept(cands: list[_Capture], imported: list[bool], on_lines: bytearray,
-          scope_names: set[int]) -> list[int]:
+          scope_names: set[int], strings: bool) -> list[int]:
     """Indices of the tokens to keep: on a wanted line, or able to declare something (a
     scope's own name may be any capture; markup text starts after its leading blanks, so it
-    is always kept)."""
+    is always kept), or a string literal when `strings`."""
     return [i for i, (c, imp) in enumerate(zip(cands, imported))
             if imp or on_lines[c.node.start_byte] or c.name.startswith(_DECLARES)
-            or c.name == "string.text" or c.node.id in scope_names]
+            or c.name == "string.text" or c.node.id in scope_names
+            or strings and c.name.startswith("string")]
 
 
 def _line_mask(src: bytes, lines: Collection[int]) -> bytearray:

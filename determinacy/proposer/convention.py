@@ -7,6 +7,7 @@ Pure: the base files come through the `read` callable the proposer is given."""
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -25,10 +26,12 @@ MAX_MIRRORS = 4  # files a new file may mirror (`mirrored`)
 MAX_PACKAGE = 8  # other files of a gold file's folder whose names it may follow
 
 
-def _parts(path: str) -> tuple[str, str, list[str]]:
+@functools.lru_cache(maxsize=1 << 17)
+def _parts(path: str) -> tuple[str, str, tuple[str, ...]]:
+    """Folder, extension and the name's words: asked of every path of a tree, per task."""
     folder, _, name = path.rpartition("/")
     stem, dot, ext = name.rpartition(".")
-    return folder, ext if dot else "", words(stem if dot else name)
+    return folder, ext if dot else "", tuple(words(stem if dot else name))
 
 
 def mirrors(new: str, old: str, parallel: bool = True) -> bool:
@@ -148,10 +151,13 @@ class Defs:
         return self._texts[path]
 
     def _base_facts(self, path: str) -> Any:
-        """The syntax facts of a whole file at base (None: no grammar reads it)."""
+        """The syntax facts of a whole file at base (None: no grammar reads it): its
+        definitions and string literals, all that is read of them (the other tokens, most of
+        a file, are never built)."""
         if path not in self._facts:
             text = self._base_text(path)
-            self._facts[path] = (languages.analyze(self._at_base(path), text)
+            self._facts[path] = (languages.analyze(self._at_base(path), text, (),
+                                                   strings=True)
                                  if text is not None else None)
         return self._facts[path]
 
@@ -169,7 +175,7 @@ class Defs:
             return False
         affixed = 0
         for n in self._names_in(text):
-            theirs = words(n)
+            theirs = _words(n)
             if replaced_part(mine, theirs) or added_part(mine, theirs) or (
                     name and replaced_by_run(name, theirs)):
                 return True
@@ -885,8 +891,7 @@ def replaced_by_run(name: str, old: list[str]) -> str:
     """The two or three parts of `name`, as it spells them, that take the place of exactly
     one part of `old` (at least two parts), the rest the same ("" if none):
     `GenPowerShellCompletion` beside `GenBashCompletion` -> `PowerShell`."""
-    spans = [m.span() for m in _NAME_PART.finditer(name)]
-    new = [name[a:b].lower() for a, b in spans]
+    spans, new = _name_parts(name)
     k = len(new) - len(old)
     if len(old) < 2 or k not in (1, 2):
         return ""
@@ -894,6 +899,17 @@ def replaced_by_run(name: str, old: list[str]) -> str:
     if p == len(old) or new[p + k + 1:] != old[p + 1:] or new[p] == old[p]:
         return ""
     return name[spans[p][0]:spans[p + k][1]]
+
+
+# A file's every name is held against each new one (`_may_follow`): their parts once each.
+# The lists are shared: callers only read them.
+_words = functools.lru_cache(maxsize=1 << 16)(words)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _name_parts(name: str) -> tuple[list[tuple[int, int]], list[str]]:
+    spans = [m.span() for m in _NAME_PART.finditer(name)]
+    return spans, [name[a:b].lower() for a, b in spans]
 
 
 def _fielded(mine: list[str], theirs: list[str], owned: list[tuple[Any, str]]) -> str:
@@ -910,7 +926,7 @@ def _fielded(mine: list[str], theirs: list[str], owned: list[tuple[Any, str]]) -
     return names[new] if new in names and old in names else ""
 
 
-def replaced_part(new: list[str], old: list[str]) -> str:
+def replaced_part(new: Sequence[str], old: Sequence[str]) -> str:
     """The part of `new` that replaces exactly one part of `old` (same number of parts, at
     least two), or ""."""
     if len(new) != len(old) or len(new) < 2:

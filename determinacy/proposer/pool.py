@@ -14,11 +14,14 @@ import multiprocessing.connection
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import msgspec
+
+from determinacy import clock
 
 _POOL: ProcessPoolExecutor | None = None
 _JOBS = 1
@@ -87,7 +90,9 @@ def proposal(gold: str, test: str, test_paths: Sequence[str], min_length: int,
     if pool is not None:
         texts = {p: read(p) for p in sorted(paths)}
         try:
-            return pool.submit(_in_worker, *args, texts).result()
+            out, cpu = pool.submit(_in_worker, *args, texts).result()
+            clock.handed(cpu)
+            return out
         except (BrokenProcessPool, _Unlisted):
             pass  # computed here instead (a worker died, or needed another file)
     return _propose(*args, read)
@@ -95,13 +100,17 @@ def proposal(gold: str, test: str, test_paths: Sequence[str], min_length: int,
 
 def _in_worker(gold: str, test: str, test_paths: list[str], min_length: int,
                fail_to_pass: list[str], mirrors: list[str],
-               texts: dict[str, str | None]) -> bytes:
+               texts: dict[str, str | None]) -> tuple[bytes, float]:
+    """The proposal, and the CPU seconds the worker spent on it (the run's clock)."""
+    start = time.process_time()
+
     def read(path: str) -> str | None:
         if path not in texts:
             raise _Unlisted(path)
         return texts[path]
 
-    return _propose(gold, test, test_paths, min_length, fail_to_pass, mirrors, read)
+    out = _propose(gold, test, test_paths, min_length, fail_to_pass, mirrors, read)
+    return out, time.process_time() - start
 
 
 def _propose(gold: str, test: str, test_paths: list[str], min_length: int,
