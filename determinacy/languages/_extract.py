@@ -64,6 +64,16 @@ class _Captures:
     regions: dict[str, list[Node]] = field(default_factory=lambda: {r: [] for r in _REGIONS})
     scopes: dict[int, Scope] = field(default_factory=dict)
     accesses: list[tuple[int, Node, Node | None]] = field(default_factory=list)
+    names: list[Node] = field(default_factory=list)  # the nodes naming a scope
+    # Node type -> its catch-all pattern, for the types whose bare @reference captures were
+    # not all run (`_Split`): such a node is one wherever it is (`bare`).
+    bare_rank: dict[str, int] = field(default_factory=dict)
+
+    def bare(self, node: Node) -> None:
+        """Give `node` the bare @reference capture the whole query would have, if any."""
+        rank = self.bare_rank.get(node.type) if node.is_named else None
+        if rank is not None:
+            self._token(_Capture(rank + _FALLBACK, "reference", node))
 
     def add(self, matches: list[tuple[int, dict[str, list[Node]]]], src: bytes) -> None:
         """Every match of the defuse query, in its order."""
@@ -99,7 +109,11 @@ class _Captures:
         that is a token (after the object, before any argument list)."""
         for pattern, node, obj in self.accesses:
             for child in reversed(node.children):
-                if child.id in self.tokens and (obj is None or child.id != obj.id):
+                if obj is not None and child.id == obj.id:
+                    continue
+                if child.id not in self.tokens:
+                    self.bare(child)  # a token of the whole reading, wherever it is
+                if child.id in self.tokens:
                     self._token(_Capture(pattern, "member.read", child, obj))
                     break
 
@@ -114,6 +128,7 @@ class _Captures:
         if "scope.name" in caps and not sc.name:
             sc.name_id = caps["scope.name"][0].id
             sc.name = _text(caps["scope.name"][0], src)
+            self.names.append(caps["scope.name"][0])
         if "scope.owner" in caps:
             sc.owner = _text(caps["scope.owner"][0], src)
         if "scope.receiver" in caps:
@@ -156,12 +171,32 @@ def _extract(lang: Language, text: str, lines: Collection[int] | None, strings: 
     # Grammars read a NUL byte as the end of input: parse a copy with blanks in their place
     # (same offsets) and read every token's text from the original.
     tree = _grammar.parse(lang, src.replace(b"\0", b" "))
+    root = tree.root_node
     caps = _Captures()
-    caps.add(_grammar.matches(lang, "defuse", tree.root_node), src)
+    split = _grammar.split_defuse(lang) if lines is not None else None
+    if split is None:
+        caps.add(_grammar.matches(lang, "defuse", root), src)
+    else:
+        # Only some tokens are wanted: the catch-all names (never a declaration, never
+        # kept unless wanted) are captured where a wanted token may be one.
+        caps.add(_grammar.run(split.rest, root), src)
+        caps.bare_rank = split.bare_rank
+        spans = _line_spans(src, lines) + [(n.start_byte, n.end_byte)
+                                           for n in caps.regions["import"]]
+        for span in _merged(spans):
+            caps.add(_grammar.run(split.bare, root, span), src)
+        for node in caps.names:
+            caps.bare(node)
     caps.resolve_accesses()
     interp = {n.id for n in caps.regions["interpolation"]}
-    tests = test_facts(lang, tree.root_node, src, interp)
+    tests = test_facts(lang, root, src, interp)
     scopes = Scope.link(caps.scopes.values())
+    if split is not None:
+        # A built string's later uses, all of them (`_asserted_locals`).
+        for _, value in tests.vias:
+            fn = _function_around(scopes, value.start_byte)
+            end = fn.end if fn is not None else len(src)
+            caps.add(_grammar.run(split.bare, root, (value.end_byte, end)), src)
     cands = sorted(caps.tokens.values(), key=lambda c: c.node.start_byte)
     at = [c.node.start_byte for c in cands]
     asserts = caps.regions["assert"] + tests.asserts
@@ -293,15 +328,42 @@ def _asserted_locals(tests: TestFacts, cands: list[_Capture], asserts: list[Node
     out = []
     for name, value in vias:
         local = _text(name, src)
-        fn = min((s for s in scopes if s.kind == "function"
-                  and s.start <= value.start_byte < s.end), key=lambda s: s.end - s.start,
-                 default=None)
+        fn = _function_around(scopes, value.start_byte)
         end = fn.end if fn is not None else len(src)
         later = [(u, ok) for u, ok in zip(uses, inside)
                  if value.end_byte <= u.start_byte < end and _text(u, src) == local]
         if later and all(ok and not _handed_on(u, ids, tests.callees) or _compared(u)
                          for u, ok in later):
             out.append(value)
+    return out
+
+
+def _function_around(scopes: list[Scope], at: int) -> Scope | None:
+    """The innermost function scope holding byte `at`."""
+    return min((s for s in scopes if s.kind == "function" and s.start <= at < s.end),
+               key=lambda s: s.end - s.start, default=None)
+
+
+def _line_spans(src: bytes, lines: Collection[int]) -> list[tuple[int, int]]:
+    """The byte spans of the wanted lines (1-based), each run of lines as one span."""
+    starts = [0, *(m.end() for m in re.finditer(b"\n", src))]
+    out: list[tuple[int, int]] = []
+    for ln in sorted(ln for ln in lines if 1 <= ln <= len(starts)):
+        a, b = starts[ln - 1], starts[ln] if ln < len(starts) else len(src)
+        if out and out[-1][1] >= a:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and out[-1][1] >= a:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
     return out
 
 

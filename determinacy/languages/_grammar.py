@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -58,6 +59,43 @@ def query(lang: Language, kind: str) -> tree_sitter.Query:
     return q
 
 
+# A catch-all name pattern: one node type, captured as a bare @reference, nothing else.
+_BARE = re.compile(r"\(\s*([a-z_]+)\s*\)\s*@reference")
+
+
+@dataclass(frozen=True)
+class Split:
+    """The defuse query in two: `rest`, without its catch-all name patterns (about half of a
+    file's matches), run over the whole file; `bare`, those patterns alone, run only where a
+    token is wanted. `bare_rank` gives, per node type, the index of the first catch-all
+    pattern that captures it: such a node is a bare @reference wherever it is, so a reader
+    of one can tell without running the query (`_extract`)."""
+
+    rest: tree_sitter.Query
+    bare: tree_sitter.Query
+    bare_rank: dict[str, int]
+
+
+@cache
+def split_defuse(lang: Language) -> Split | None:
+    """None when the language's defuse query has no catch-all pattern to set apart."""
+    import tree_sitter
+
+    source = lang.query_source("defuse").encode("utf-8")
+    rest, bare = (tree_sitter.Query(grammar(lang), source.decode("utf-8")) for _ in range(2))
+    rank: dict[str, int] = {}
+    for i in range(rest.pattern_count):
+        text = source[rest.start_byte_for_pattern(i):rest.end_byte_for_pattern(i)].decode()
+        text = re.sub(r";[^\n]*", "", text).strip()
+        m = _BARE.fullmatch(text)
+        if m is not None:
+            rank.setdefault(m.group(1), i)
+            rest.disable_pattern(i)
+        else:
+            bare.disable_pattern(i)
+    return Split(rest, bare, rank) if rank else None
+
+
 def parse(lang: Language, src: bytes) -> tree_sitter.Tree:
     import tree_sitter
 
@@ -67,6 +105,15 @@ def parse(lang: Language, src: bytes) -> tree_sitter.Tree:
 
 def matches(lang: Language, kind: str, root: tree_sitter.Node
             ) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    return run(query(lang, kind), root)
+
+
+def run(q: tree_sitter.Query, root: tree_sitter.Node, span: tuple[int, int] | None = None
+        ) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    """The matches of `q` under `root`; with `span` (bytes), those that intersect it."""
     import tree_sitter
 
-    return tree_sitter.QueryCursor(query(lang, kind)).matches(root)
+    cursor = tree_sitter.QueryCursor(q)
+    if span is not None:
+        cursor.set_byte_range(*span)
+    return cursor.matches(root)
