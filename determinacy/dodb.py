@@ -15,7 +15,7 @@ from typing import Any
 from doit.dependency import SqliteDB
 from doit.reporter import ConsoleReporter
 
-from determinacy import causes
+from determinacy import causes, signals
 
 
 class WalSqliteDB(SqliteDB):
@@ -147,12 +147,14 @@ class ProgressReporter(ConsoleReporter):
         self.start = self.last = time.monotonic()
         if QUIET:
             return
-        if self.tty:
-            self.bar = _live(self)
-            self.bar.start()
-        else:
-            self._ticker = threading.Thread(target=self._lines, name="progress", daemon=True)
-            self._ticker.start()
+        with signals.for_new_threads():  # the display's thread leaves SIGINT to the main one
+            if self.tty:
+                self.bar = _live(self)
+                self.bar.start()
+            else:
+                self._ticker = threading.Thread(target=self._lines, name="progress",
+                                                daemon=True)
+                self._ticker.start()
 
     def execute_task(self, task: Any) -> None:
         pass

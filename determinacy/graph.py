@@ -22,7 +22,7 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed as _config_changed
 
-from determinacy import __version__, clock, dodb, phases
+from determinacy import __version__, clock, dodb, phases, signals
 from determinacy.agents import calls
 from determinacy.agents import phases as ap
 from determinacy.agents.phases import AgentSetup
@@ -484,6 +484,7 @@ def _guarded(audit: Audit, action: Callable[[], Any]) -> Callable[[], Any]:
     (removed by the read: the next run computes it again)."""
 
     def run() -> Any:
+        signals.off_main()  # doit's worker threads leave SIGINT to the main one
         try:
             return action()
         except StoreError as e:
