@@ -49,8 +49,8 @@ class Ref(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields
 
 
 def _ref_seal(path: str | Path, ref: Ref) -> str:
-    p = Path(path)
-    return seal(f"{p.parent.parent.name}/{p.parent.name}/{p.name}",
+    place = "/".join(str(path).rsplit("/", 3)[-3:])  # <benchmark>/<phase>/<case>.json
+    return seal(place,
                 msgspec.json.encode(msgspec.structs.replace(ref, seal=""), order="sorted"))
 
 

@@ -455,3 +455,32 @@ def test_store_verify_finds_a_damaged_object(tmp_path: Path) -> None:
     obj.unlink()
     res = CliRunner().invoke(main, ["store", "verify", "--store", str(audit.store)])
     assert res.exit_code == 1 and f"its output {out} is missing" in res.output
+
+
+def test_a_tree_is_listed_as_git_ls_tree_lists_it(tmp_path: Path) -> None:
+    """Folders read a level at a time (more than a pipe's worth in one level), the same
+    subtree at two places, names with blanks and other scripts, an executable and a link:
+    the entries and their order are `git ls-tree -r`'s, for a commit and for the next one,
+    which shares most of its subtrees with it."""
+    repo = tmp_path / "r"
+    files = {f"pkg/m{i:04d}/mod.py": f"X = {i}\n" for i in range(700)}  # 700 distinct trees
+    files |= {"a b/ü.txt": "x\n", "deep/" + "/".join("abcdefgh") + "/leaf.txt": "y\n",
+              "copy1/same/f.txt": "same\n", "copy2/same/f.txt": "same\n", "top.txt": "t\n"}
+    first = make_repo(repo, files)
+    (repo / "run.sh").write_text("#!/bin/sh\n")
+    (repo / "run.sh").chmod(0o755)
+    (repo / "link").symlink_to("top.txt")
+    second = commit(repo, {"pkg/m0005/mod.py": "X = 9\n", "deep/a/b/new.txt": "z\n"})
+
+    def ls_tree(sha: str) -> list[tuple[str, str, str, str]]:
+        out = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "-z", sha],
+                             capture_output=True, check=True).stdout.decode()
+        rows = []
+        for item in filter(None, out.split("\0")):
+            meta, path = item.split("\t", 1)
+            mode, kind, obj = meta.split()
+            rows.append((path, mode, kind, obj))
+        return rows
+
+    for sha in (first, second, first):
+        assert [tuple(e) for e in repos.list_tree(repo / ".git", sha).entries] == ls_tree(sha)

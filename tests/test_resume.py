@@ -3,6 +3,7 @@ without computing any action twice, and every way of getting to the end gives th
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
@@ -354,3 +355,40 @@ def test_report_renders_from_a_store_it_may_not_write(tmp_path: Path,
     counts = query.verdict_counts(Store(str(a.store)), "demo")
     verdicts = list(a.verdicts(DEMO).values())
     assert counts == {v: verdicts.count(v) for v in set(verdicts)}
+
+
+def test_doits_record_of_a_task_is_written_once_whole_and_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task saved as done is in the database file before the run ends (a kill loses
+    nothing), written once: a large benchmark's tables task has a file_dep per case, and
+    writing its record at each of them made saving it quadratic."""
+    from doit.dependency import Dependency, JSONCodec, MD5Checker
+    from doit.task import Task
+
+    from determinacy import dodb
+
+    encoded: list[int] = []
+    encode = dodb._Codec.encode
+
+    def counting(self: Any, data: Any) -> str:
+        encoded.append(len(data))
+        return encode(self, data)
+
+    monkeypatch.setattr(dodb._Codec, "encode", counting)
+
+    deps = []
+    for i in range(300):
+        (tmp_path / f"{i}.json").write_text(str(i))
+        deps.append(str(tmp_path / f"{i}.json"))
+    db = tmp_path / "doit.sqlite"
+    dep = Dependency(dodb.WalSqliteDB, str(db), checker_cls=MD5Checker, codec_cls=JSONCodec)
+    dep.save_success(Task("tables", actions=[], file_dep=deps))
+    assert len(encoded) == 1
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    (data,) = con.execute("SELECT task_data FROM doit WHERE task_id = 'tables'").fetchone()
+    con.close()
+    assert set(deps) <= set(json.loads(data))  # every file_dep's state, from another reader
+    # And read back as doit reads it (all records in one query), by a new run.
+    again = Dependency(dodb.WalSqliteDB, str(db), checker_cls=MD5Checker, codec_cls=JSONCodec)
+    assert again._get("tables", deps[0]) == json.loads(data)[deps[0]]
+    assert again._get("never-saved", deps[0]) is None

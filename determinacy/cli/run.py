@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import signal
 import sys
@@ -194,6 +195,7 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
     finally:
         pool.stop()
         store.unshare()  # held since `prepare`: `store gc` may run now
+        gc.unfreeze()  # the run's tasks and graph (`graph.long_lived`) may be collected
     if audit.fatal:
         raise audit.fatal[0]
     verdicts = _verdict_counts(audit.store, cfg) if rc == 0 else {}

@@ -119,6 +119,12 @@ def _commit_of(git_dir: Path, name: str) -> str | None:
 
     Never a ref: a 7-character sha that is also a branch name must not resolve to the branch.
     """
+    if len(name) == 40:  # a whole sha: asked of the repository's long-lived reader
+        objects = _objects(git_dir, objects_state(git_dir))
+        with objects.lock:
+            kind = objects.kind(name)
+        if kind is not None:
+            return name if kind == "commit" else None
     p = git.run(git_dir, "rev-parse", f"--disambiguate={name}")
     objects = p.stdout.decode().split() if p.returncode == 0 else []
     if not objects:
@@ -371,6 +377,19 @@ def _cat(git_dir: Path, shas: list[str]) -> Iterator[tuple[str, bytes | None]]:
         writer.join()
 
 
+def _tree_items(data: bytes) -> list[tuple[str, str, str]]:
+    """(mode, name, sha) of each entry of a raw tree object, in its order."""
+    out = []
+    at = 0
+    while at < len(data):
+        space = data.index(b" ", at)
+        nul = data.index(b"\0", space)
+        out.append((data[at:space].decode(), data[space + 1:nul].decode("utf-8", "replace"),
+                    data[nul + 1:nul + 21].hex()))
+        at = nul + 21
+    return out
+
+
 def _answer(stdout: IO[bytes], sha: str) -> tuple[str, bytes] | None | Literal[False]:
     """One answer of `git cat-file --batch` to `sha`: (type, bytes); None when the object is
     missing; False when the answer is out of step (or there is none)."""
@@ -466,18 +485,28 @@ class _Objects:
         self._procs.clear()
 
     def _object(self, sha: str, commit: str) -> tuple[str, bytes]:
+        return self._objects([sha], commit)[sha]
+
+    def _objects(self, shas: list[str], commit: str) -> dict[str, tuple[str, bytes]]:
+        """Objects `shas`, asked a pipe's worth at a time: one round trip for many."""
         proc = self._proc("--batch")
         assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(f"{sha}\n".encode())
-        proc.stdin.flush()
-        answer = _answer(proc.stdout, sha)
-        if not answer:
-            if answer is False:
-                self.close()  # out of step or gone: start afresh next time
-            raise CaseFailure(f"incomplete tree: cannot list the tree at {commit} (object {sha} "
-                            + ("is missing)" if answer is None else "gave no answer)"),
-                            transient=True)
-        return answer
+        out: dict[str, tuple[str, bytes]] = {}
+        for i in range(0, len(shas), 512):  # 21 KiB of names: git reads them all before
+            part = shas[i:i + 512]          # it writes, so neither side waits on the other
+            proc.stdin.write("".join(f"{s}\n" for s in part).encode())
+            proc.stdin.flush()
+            for sha in part:
+                answer = _answer(proc.stdout, sha)
+                if not answer:
+                    if answer is False:
+                        self.close()  # out of step or gone: start afresh next time
+                    raise CaseFailure(
+                        f"incomplete tree: cannot list the tree at {commit} (object {sha} "
+                        + ("is missing)" if answer is None else "gave no answer)"),
+                        transient=True)
+                out[sha] = answer
+        return out
 
     def entries(self, commit: str) -> list[Entry]:
         kind, data = self._object(commit, commit)
@@ -485,35 +514,55 @@ class _Objects:
             raise CaseFailure(f"incomplete tree: {commit} is not a commit ({kind})",
                             transient=True)
         root = data[5:data.index(b"\n")].decode()
-        return list(self._flat(root, commit))  # a copy: the kept lists are never handed out
+        read = self._new_trees(root, commit)
+        return list(self._flat(root, commit, "", read))  # a copy: kept lists stay kept
 
-    def _flat(self, tree: str, commit: str, prefix: str = "") -> list[Entry]:
+    def _new_trees(self, root: str, commit: str) -> dict[str, list[tuple[str, str, str]]]:
+        """The tree objects under `root` not yet listed at their place, read a level of the
+        tree at a time (asked one by one, a tree of 6,000 folders was 6,000 round trips)."""
+        read: dict[str, list[tuple[str, str, str]]] = {}
+        level = [(root, "")]
+        while level := [(t, p) for t, p in level if (t, p) not in self._trees]:
+            got = self._objects(sorted({t for t, _ in level} - set(read)), commit)
+            for tree, (kind, data) in got.items():
+                if kind != "tree":
+                    raise CaseFailure(f"incomplete tree: cannot list the tree at {commit} "
+                                      f"(object {tree} is a {kind})", transient=True)
+                read[tree] = _tree_items(data)
+            level = [(sha, f"{prefix}{name}/") for tree, prefix in level
+                     for mode, name, sha in read[tree] if mode == "40000"]
+        return read
+
+    def _flat(self, tree: str, commit: str, prefix: str,
+              read: dict[str, list[tuple[str, str, str]]]) -> list[Entry]:
         """Every file under `tree`, its path under `prefix`, in `git ls-tree -r` order. Kept
         by (tree, prefix): a commit's listing is then made of the lists of the subtrees it
         shares with others, and only a changed subtree makes new entries."""
         key = (tree, prefix)
         if key in self._trees:
             return self._trees[key]
-        kind, data = self._object(tree, commit)
-        if kind != "tree":
-            raise CaseFailure(f"incomplete tree: cannot list the tree at {commit} (object {tree} "
-                            f"is a {kind})", transient=True)
         out: list[Entry] = []
-        at = 0
-        while at < len(data):
-            space = data.index(b" ", at)
-            nul = data.index(b"\0", space)
-            mode = data[at:space].decode()
-            name = data[space + 1:nul].decode("utf-8", "replace")
-            sha = data[nul + 1:nul + 21].hex()
-            at = nul + 21
+        for mode, name, sha in read[tree]:
             if mode == "40000":
-                out.extend(self._flat(sha, commit, f"{prefix}{name}/"))
+                out.extend(self._flat(sha, commit, f"{prefix}{name}/", read))
             else:
                 out.append(Entry(prefix + name, mode.zfill(6),
                                  "commit" if mode == "160000" else "blob", sha))
         self._trees[key] = out
         return out
+
+    def kind(self, sha: str) -> str | None:
+        """The type of object `sha` (`missing` when the store lacks it); None when git gives
+        no answer."""
+        proc = self._proc("--batch-check")
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(f"{sha}\n".encode())
+        proc.stdin.flush()
+        answer = proc.stdout.readline().split()
+        if not answer or answer[0].decode() != sha:
+            self.close()  # out of step or gone: start afresh next time
+            return None
+        return answer[1].decode()
 
     def missing(self, shas: list[str]) -> frozenset[str] | None:
         """The blobs of `shas` the store does not have (asked once each); None when git
