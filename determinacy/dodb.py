@@ -34,7 +34,7 @@ class WalSqliteDB(SqliteDB):
     desc = "sqlite3, WAL, written through per task"
 
     def __init__(self, name: str, codec: Any, **kwargs: Any):
-        super().__init__(name, _Codec(), **kwargs)
+        super().__init__(name, _Codec(), **kwargs)  # in place of doit's own: the same JSON
 
     def _sqlite3(self, name: str) -> sqlite3.Connection:
         conn = super()._sqlite3(name)

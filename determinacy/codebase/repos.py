@@ -485,9 +485,9 @@ class _Objects:
         self._procs.clear()
 
     def _object(self, sha: str, commit: str) -> tuple[str, bytes]:
-        return self._objects([sha], commit)[sha]
+        return self._batch([sha], commit)[sha]
 
-    def _objects(self, shas: list[str], commit: str) -> dict[str, tuple[str, bytes]]:
+    def _batch(self, shas: list[str], commit: str) -> dict[str, tuple[str, bytes]]:
         """Objects `shas`, asked a pipe's worth at a time: one round trip for many."""
         proc = self._proc("--batch")
         assert proc.stdin is not None and proc.stdout is not None
@@ -515,7 +515,7 @@ class _Objects:
                             transient=True)
         root = data[5:data.index(b"\n")].decode()
         read = self._new_trees(root, commit)
-        return list(self._flat(root, commit, "", read))  # a copy: kept lists stay kept
+        return list(self._flat(root, "", read))  # a copy: the kept lists stay kept
 
     def _new_trees(self, root: str, commit: str) -> dict[str, list[tuple[str, str, str]]]:
         """The tree objects under `root` not yet listed at their place, read a level of the
@@ -523,7 +523,7 @@ class _Objects:
         read: dict[str, list[tuple[str, str, str]]] = {}
         level = [(root, "")]
         while level := [(t, p) for t, p in level if (t, p) not in self._trees]:
-            got = self._objects(sorted({t for t, _ in level} - set(read)), commit)
+            got = self._batch(sorted({t for t, _ in level} - set(read)), commit)
             for tree, (kind, data) in got.items():
                 if kind != "tree":
                     raise CaseFailure(f"incomplete tree: cannot list the tree at {commit} "
@@ -533,7 +533,7 @@ class _Objects:
                      for mode, name, sha in read[tree] if mode == "40000"]
         return read
 
-    def _flat(self, tree: str, commit: str, prefix: str,
+    def _flat(self, tree: str, prefix: str,
               read: dict[str, list[tuple[str, str, str]]]) -> list[Entry]:
         """Every file under `tree`, its path under `prefix`, in `git ls-tree -r` order. Kept
         by (tree, prefix): a commit's listing is then made of the lists of the subtrees it
@@ -544,7 +544,7 @@ class _Objects:
         out: list[Entry] = []
         for mode, name, sha in read[tree]:
             if mode == "40000":
-                out.extend(self._flat(sha, commit, f"{prefix}{name}/", read))
+                out.extend(self._flat(sha, f"{prefix}{name}/", read))
             else:
                 out.append(Entry(prefix + name, mode.zfill(6),
                                  "commit" if mode == "160000" else "blob", sha))
