@@ -213,6 +213,14 @@ def _entry_bytes(key: str, output: str) -> bytes:
     return msgspec.json.encode({"output": output, "seal": seal(key, output)}, order="sorted")
 
 
+def _object_path(h: str) -> str:
+    """Where object `h` is, relative to the store's root (DamagedObject for a name that is
+    none: it could point anywhere)."""
+    if not is_object_name(h):
+        raise DamagedObject(f"{h[:80]!r} is not an object name")
+    return f"objects/{h[:2]}/{h}"
+
+
 class Store:
     def __init__(self, root: str | Path):
         self.root = Path(root).resolve()
@@ -221,9 +229,7 @@ class Store:
 
     # -- objects -------------------------------------------------------------------------
     def _obj(self, h: str) -> Path:
-        if not is_object_name(h):
-            raise DamagedObject(f"{h[:80]!r} is not an object name")
-        return self.root / "objects" / h[:2] / h
+        return self.root / _object_path(h)
 
     def put(self, data: bytes) -> str:
         h = digest(data)
@@ -239,10 +245,8 @@ class Store:
     def get(self, h: str) -> bytes:
         """The bytes of object `h`, checked against their name (DamagedObject, which is a
         FileNotFoundError, when they do not hash to it: the object is then removed)."""
-        if not is_object_name(h):
-            raise DamagedObject(f"{h[:80]!r} is not an object name")
         # A string, not a Path: a no-op run of a large benchmark reads one per phase and case.
-        rel = f"objects/{h[:2]}/{h}"
+        rel = _object_path(h)
         with open(f"{self.root}/{rel}", "rb") as f:
             data = f.read()
         if digest(data) != h:
