@@ -195,6 +195,17 @@ class PolicyCfg(_Base, kw_only=True):
     max_patch_bytes: Annotated[int, msgspec.Meta(ge=1)] = DEFAULT_MAX_PATCH_BYTES
 
 
+class ValidityCfg(_Base, kw_only=True):
+    """The pre-screens' inputs (determinacy/prescreens)."""
+
+    # The benchmark harness's runs of the gold patch: report files or folders, in any format
+    # `determinacy score` reads (a SWE-bench harness report or its logs, SWE-bench Pro's
+    # eval_results.json, a jsonl of {instance_id, resolved}).
+    gold_runs: list[str] = msgspec.field(default_factory=list)
+    # A gold added line at least this long (whitespace normalized) found in the prose leaks.
+    leak_min_chars: Annotated[int, msgspec.Meta(ge=8)] = 40
+
+
 class Config(_Base, kw_only=True):
     name: Annotated[str, msgspec.Meta(pattern=_NAME)]
     description: str = ""
@@ -208,6 +219,7 @@ class Config(_Base, kw_only=True):
     codebase: CodebaseCfg = CodebaseCfg()
     policy: PolicyCfg = PolicyCfg()
     agent: AgentCfg = AgentCfg()
+    validity: ValidityCfg = ValidityCfg()
     # Where the store is, relative to the config's folder (so a run from another folder finds
     # it, mirrors and all); "" means ./store. --store and DETERMINACY_STORE come first.
     store: str = ""
@@ -441,6 +453,10 @@ def load_config(path: str | Path) -> Config:
             raise ConfigError(path, key, f"{where!r} is neither a URL nor a folder")
     for sub, where in cfg.codebase.submodules.items():
         _check_submodule(path, cfg, sub, where)
+    for i, where in enumerate(cfg.validity.gold_runs):
+        if not cfg.resolve(where).exists():
+            raise ConfigError(path, f"validity.gold_runs[{i}]",
+                              f"{where!r} does not exist (a harness report file or folder)")
     for i, pattern in enumerate(cfg.policy.test_paths):
         if not pattern or "\n" in pattern:
             raise ConfigError(path, f"policy.test_paths[{i}]", "expected a non-empty glob")

@@ -24,16 +24,25 @@ from doit.cmd_base import TaskLoader2
 from doit.loader import generate_tasks
 from doit.tools import config_changed as _config_changed
 
-from determinacy import __version__, clock, dodb, phases, signals
+from determinacy import __version__, clock, dodb, phases, prescreens, signals
 from determinacy.agents import calls
 from determinacy.agents import phases as ap
 from determinacy.agents.phases import AgentSetup
 from determinacy.codebase import repos, search
 from determinacy.config import Config, config_digest, mapped_fields
 from determinacy.dodb import ProgressReporter
-from determinacy.errors import StoreError
+from determinacy.errors import ConfigError, DeterminacyError, StoreError
+from determinacy.prescreens.gold_runs import Run as GoldRun
 from determinacy.proposer import pool
-from determinacy.records import CaseError, Check, MinedCommit, RunInfo, Selection, Task
+from determinacy.records import (
+    CaseError,
+    Check,
+    MinedCommit,
+    RunInfo,
+    Selection,
+    Task,
+    ValidityCheck,
+)
 from determinacy.reports.tables import (
     TABLES,
     ScopeRow,
@@ -361,6 +370,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
     def task_settle() -> Any:
         """Settle candidates against prose and codebase; certify AIRTIGHT witnesses."""
+        settled = phases.settle_params(cfg)
         for t in tasks:
             p, c = audit.ref("propose", t.case_id), audit.ref("codebase", t.case_id)
             out = audit.ref("settle", t.case_id)
@@ -372,7 +382,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             yield {
                 "name": t.case_id, "actions": [action], "file_dep": [p, c], "targets": [out],
                 "uptodate": [config_changed({"v": phases.VERSIONS["settle"],
-                                             "task": audit.inputs(t)["task"]}),
+                                             "task": audit.inputs(t)["task"], **settled}),
                              _no_retry(out, store)],
             }
 
@@ -413,6 +423,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
     def task_tables() -> Any:
         """Consolidate every case's records, over all stored passes, into parquet tables."""
+        runs = gold_runs(cfg)  # read as the graph is built: a bad file stops the run first
         settle_refs = [audit.ref("settle", t.case_id) for t in tasks]
         size = {repo: repos.mirror_bytes(cfg, repo) for repo in by_repo}
         agent_refs = [audit.agent_ref(ph, s, t.case_id) for s in audit.agents
@@ -421,6 +432,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
         def action() -> None:
             checks: list[Check] = []
             trees: list[TreeRow] = []
+            validity: list[ValidityCheck] = []
             errors: list[CaseError] = list(audit.loaded.errors)
             for path in settle_refs:
                 ref = phases.read_ref(path)
@@ -436,12 +448,14 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                         ignored=result.tree.ignored,
                         scopes=[ScopeRow(scope=s.scope, read=s.read, searched=bool(s.command))
                                 for s in result.scopes]))
+                validity.extend(result.validity)
             calls, behaviors, witnesses, agent_errors = ap.collect(
                 store, store.refs(audit.name), {t.case_id for t in tasks})
             rows = [task_row(t) for t in tasks] + [error_row(e) for e in audit.loaded.errors]
+            validity.extend(prescreens.of_benchmark(tasks, runs))
             write_tables(store.tables(audit.name), rows, checks, errors + agent_errors,
                          audit.run_info(), calls, behaviors, witnesses, trees,
-                         audit.loaded.mined)
+                         audit.loaded.mined, validity)
 
         return {
             "actions": [action],
@@ -458,7 +472,8 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
             "targets": [str(audit.table(n)) for n in TABLES],
             "uptodate": [RefsUnchanged(settle_refs + agent_refs),
                          _nullary(lambda: table_digests(store.tables(audit.name)) is not None),
-                         config_changed({"stored passes": _stored_slots(audit)})],
+                         config_changed({"stored passes": _stored_slots(audit),
+                                         "gold runs": _stamps(cfg.validity.gold_runs, cfg)})],
         }
 
     def task_report() -> Any:
@@ -538,6 +553,34 @@ def _agent_params(s: AgentSetup, phase: str, task_hash: str, cfg: Config) -> dic
     if phase == "witness":
         params["policy"] = msgspec.to_builtins(cfg.policy)
     return params
+
+
+def gold_runs(cfg: Config) -> list[GoldRun]:
+    """The harness's runs of the gold (`[validity] gold_runs`), each instance's outcome. A
+    file no results format reads is the config's error, named by its key."""
+    from determinacy.score import results
+
+    out = []
+    for i, where in enumerate(cfg.validity.gold_runs):
+        try:
+            read = results.read(cfg.resolve(where), model="gold")
+        except DeterminacyError as e:
+            raise ConfigError(cfg.file, f"validity.gold_runs[{i}]", str(e)) from None
+        out += [GoldRun(instance_id=r.instance_id, outcome=r.outcome,
+                        where=f"{where} ({r.where})") for r in read.rows]
+    return out
+
+
+def _stamps(paths: list[str], cfg: Config) -> list[list[object]]:
+    """Each file under `paths` with its size and time: a changed report reruns the tables."""
+    out: list[list[object]] = []
+    for where in paths:
+        p = cfg.resolve(where)
+        for f in sorted(p.rglob("*")) if p.is_dir() else [p]:
+            with contextlib.suppress(OSError):
+                st = f.stat()
+                out.append([str(f), st.st_size, st.st_mtime_ns])
+    return out
 
 
 def _stored_slots(audit: Audit) -> list[str]:

@@ -18,18 +18,19 @@ from pathlib import Path
 
 import msgspec
 
-from determinacy import languages
+from determinacy import languages, prescreens
 from determinacy.codebase import repos, search  # scopes, stdlib: where used (no-op runs don't)
 from determinacy.config import Config
 from determinacy.errors import CaseFailure
 from determinacy.paths import exclude_pathspecs
+from determinacy.prescreens import testids
 from determinacy.proposer import pool  # the rest of the proposer: where used (as scopes)
 from determinacy.records import CaseError, CaseResult, CodebaseSearch, Proposal, Task
 from determinacy.settle import settle, test_file
 from determinacy.store import ActionKey, Store, digest, is_object_name, seal, write_if_changed
 
 # Bump a phase's version when what it computes changes: its cached actions are then redone.
-VERSIONS = {"propose": "36", "codebase": "14", "settle": "25"}
+VERSIONS = {"propose": "36", "codebase": "16", "settle": "26"}
 PHASES = tuple(VERSIONS)
 
 
@@ -190,6 +191,13 @@ def searched_constants(proposal: Proposal) -> list[str]:
                    for k in (c.constant, c.derived_from) if k})
 
 
+def searched(proposal: Proposal, task: Task) -> list[str]:
+    """What the tree is searched for: the constants, and the names of the tests FAIL_TO_PASS
+    names (a test no file spells cannot run: prescreens/testids.py). Only the constants go on
+    to the wider scopes."""
+    return sorted({*searched_constants(proposal), *testids.names(task.fail_to_pass)})
+
+
 def literals(proposal: Proposal) -> list[str]:
     """The searched constants some candidate takes as a literal: only these are looked for
     as whole strings of a library's code (a name is not, and four forms of each cost)."""
@@ -244,7 +252,7 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         if up.error is not None:
             continue
         proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
-        patterns = searched_constants(proposal)
+        patterns = searched(proposal, task)
         # A case whose constants a stored batch covers is not listed again when a rerun
         # searches for another case of the repository.
         mark = digest(msgspec.json.encode([codebase_params(cfg, task), skipped(cfg), state,
@@ -256,7 +264,8 @@ def run_search(store: Store, cfg: Config, repo: str, cases: list[tuple[Task, Pat
         except CaseFailure:
             continue  # the case's codebase phase reports it
         todo.append((sha, patterns, mark))
-        wider.append((sha, patterns, families(proposal), literals(proposal)))
+        wider.append((sha, searched_constants(proposal), families(proposal),
+                      literals(proposal)))
     if git_dir is None:
         return
     with contextlib.suppress(CaseFailure):  # else each tree is asked for on its own
@@ -283,7 +292,8 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
         return failed
     up = read_ref(propose_ref)
     proposal = msgspec.json.decode(store.get(up.output), type=Proposal)
-    patterns = searched_constants(proposal)
+    constants = searched_constants(proposal)
+    patterns = searched(proposal, task)
 
     def body() -> Ref:
         # The tree is listed before the key: the key covers what of it could be read, so a
@@ -292,7 +302,7 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
         state = tree.state(skipped(cfg))
         # What else absence holds over (history, standard libraries); what of it cannot be
         # read is unread like a missing blob.
-        plan = scopes.plan(store, cfg, tree, families(proposal), skipped(cfg)) if patterns \
+        plan = scopes.plan(store, cfg, tree, families(proposal), skipped(cfg)) if constants \
             else scopes.Plan(commit=tree.commit, depth=0)
         state = msgspec.structs.replace(state, unread=[*state.unread, *plan.unread])
         repos.require_complete(state, cfg)
@@ -301,14 +311,17 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
                         inputs={"patterns": store.put_json(patterns),
                                 "tree": store.put_json(state),
                                 "scopes": store.put_json(plan.key()),
-                                "tests": store.put_json(task.fail_to_pass)})
+                                "tests": store.put_json(task.fail_to_pass),
+                                # Which test files exist and what they declare.
+                                "patches": store.put_json([task.gold_patch,
+                                                           task.test_patch])})
 
         def compute() -> bytes:
             engine = search.engine(store)
             found = engine.find(tree, task.repo, patterns, skipped(cfg))
             # Only what the tree lacks is looked for further: settle reads no scope for the
             # rest (the repository's search task already scanned the libraries for all).
-            absent = [p for p in patterns if p not in found.hits]
+            absent = [p for p in constants if p not in found.hits]
             wider = scopes.search(engine, tree.git_dir, task.repo, plan, absent,
                                   [x for x in literals(proposal) if x not in found.hits],
                                   [x for x in gold_names(proposal) if x not in found.hits],
@@ -317,7 +330,8 @@ def run_codebase(store: Store, cfg: Config, task: Task, propose_ref: Path, out: 
                 repo=task.repo, base_commit=task.base_commit, absence=cfg.policy.absence,
                 excluded=excluded(cfg), searched=patterns, found=found.hits,
                 variants=found.variants, tree=state, unreadable=cfg.policy.unreadable,
-                missing_tests=missing_tests(task, tree), scopes=wider), order="sorted")
+                missing_tests=missing_tests(task, tree),
+                undeclared_tests=undeclared_tests(task, tree), scopes=wider), order="sorted")
 
         return Ref(output=store.action(key, compute),
                    again=any(u.why == "fetch failed" for u in plan.unread))
@@ -335,19 +349,56 @@ def missing_tests(task: Task, tree: repos.Tree) -> list[str]:
     return sorted(i for i in task.fail_to_pass if (f := test_file(i)) and f not in files)
 
 
+def settle_params(cfg: Config) -> dict[str, str | int | bool | list[str]]:
+    """What settling depends on besides its inputs: the pre-screens it runs too."""
+    return {"prescreens": prescreens.VERSION, "leak_min_chars": cfg.validity.leak_min_chars}
+
+
+def undeclared_tests(task: Task, tree: repos.Tree) -> list[str]:
+    """pytest FAIL_TO_PASS ids whose own file, after the test patch, declares no test by
+    that name (`testids.undeclared`). A file that cannot be read, or that the gold patch
+    changes too, is unknown: never undeclared."""
+    from determinacy.proposer.patches import new_paths, parse_patch, touched_paths
+    from determinacy.proposer.postimage import apply
+
+    try:
+        diffs = {f.path: f for f in parse_patch(task.test_patch, "the test patch")}
+    except CaseFailure:
+        return []
+    gold = touched_paths(task.gold_patch) | new_paths(task.gold_patch)
+    out = []
+    for i in task.fail_to_pass:
+        path = test_file(i)
+        if not path or not testids.leaf(i) or path in gold or tree.lacks(path):
+            continue
+        base = tree.read(path)
+        if path in diffs:
+            img = apply(diffs[path], base)
+            text = None if img.fragment else img.text
+        else:
+            text = base
+        if text is not None and testids.undeclared(i, text):
+            out.append(i)
+    return sorted(set(out))
+
+
 def run_settle(store: Store, cfg: Config, task: Task, propose_ref: Path, codebase_ref: Path,
                out: Path) -> Ref:
     if (failed := upstream_error(out, propose_ref, codebase_ref)) is not None:
         return failed
     p_hash, c_hash = read_ref(propose_ref).output, read_ref(codebase_ref).output
     key = ActionKey(phase="settle", version=VERSIONS["settle"],
+                    params=settle_params(cfg),
                     inputs={"proposal": p_hash, "codebase": c_hash,
                             "task": task_inputs(store, task)["task"]})
 
     def compute() -> bytes:
         proposal = msgspec.json.decode(store.get(p_hash), type=Proposal)
         search = msgspec.json.decode(store.get(c_hash), type=CodebaseSearch)
-        return msgspec.json.encode(settle(task, proposal, search), order="sorted")
+        result = settle(task, proposal, search)
+        result = msgspec.structs.replace(result, validity=prescreens.of_case(
+            task, search, result.checks, cfg.validity.leak_min_chars))
+        return msgspec.json.encode(result, order="sorted")
 
     ref = Ref(output=store.action(key, compute))
     write_ref(out, ref)

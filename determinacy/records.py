@@ -203,6 +203,9 @@ class CodebaseSearch(Record, kw_only=True):
     unreadable: Literal["error", "exclude"] = "error"
     # FAIL_TO_PASS ids whose test file exists neither at base_commit nor in a patch.
     missing_tests: list[str] = []
+    # pytest FAIL_TO_PASS ids whose own file, after the test patch, declares no test by that
+    # name (prescreens/testids.py).
+    undeclared_tests: list[str] = []
     # What absence also held over (recent history, standard libraries), in that order.
     scopes: list[ScopeRead] = []
 
@@ -273,12 +276,36 @@ class Check(Record, kw_only=True):
     generator_input: str = ""
 
 
+Prescreen = Literal["leaked", "test-ids", "gold-run", "underivable", "self-capturing",
+                 "duplicate"]
+
+
+class ValidityCheck(Record, kw_only=True):
+    """A row of `validity_checks`: one pre-screen's finding on one case (determinacy/
+    prescreens). Each is mechanical (`pointers` and `command` are what a skeptic re-checks) and
+    proposes a validity revision that `determinacy validity CONFIG accept` applies, never a
+    run."""
+
+    case_id: str
+    instance_id: str
+    prescreen: Prescreen
+    # LEAKED, UNRUNNABLE, GOLD-FAILS, GOLD-FLAKY, RECALL-ONLY, SELF-CAPTURING, DUPLICATE
+    verdict: str
+    evidence: str  # one sentence a maintainer reads
+    pointers: list[str] = []  # "prose:line", "path:line" of a patch's new side, a file
+    command: str = ""  # re-runs the check where a command can ("" when the pointers do)
+    proposed: Literal["", "disputed", "broken"] = ""  # the validity it proposes
+    share: float | None = None  # leaked: the share of the gold's added lines the prose shows
+    literal: str = ""  # the test id, the literal, the other instance: what the check is about
+
+
 class CaseResult(Record, kw_only=True):
     case_id: str
     checks: list[Check]
     binary_files: list[str] = []
     tree: TreeState | None = None
     scopes: list[ScopeRead] = []  # what absence also held over (`found` left out)
+    validity: list[ValidityCheck] = []  # the per-case pre-screens (all but duplicates, runs)
 
 
 class Selection(Record, kw_only=True):
@@ -448,6 +475,8 @@ class ValidityRevision(Record, kw_only=True):
     # blake3 of the revision without it: a damaged file is named, never read as another
     # decision ("" in revisions written before it was kept).
     seal: str = ""
+    # The pre-screen whose proposal it accepts (ValidityCheck.prescreen; "" set by hand).
+    check: str = ""
 
 
 class ModelScore(Record, kw_only=True):
@@ -559,6 +588,15 @@ class ScorePolicy(Record, kw_only=True):
     text: str  # the sentence SCORES.md prints
 
 
+class BrokenTask(Record, kw_only=True):
+    """A task left out of every score, and what put it there (SCORES.md)."""
+
+    instance_id: str
+    revision: int  # the revision that made it broken (0: derived from its verdict)
+    by: str  # the validity check whose proposal was accepted, "GOLD-TEST-DATA", or "hand"
+    reason: str
+
+
 class ScoreSet(Record, kw_only=True):
     """Every number of one `determinacy score`: SCORES.md and scores.json. Stored under
     scores/<benchmark>/scores/<blake3 of this record>.json, never rewritten; the `scores`
@@ -588,13 +626,14 @@ class ScoreSet(Record, kw_only=True):
     rank_stability: RankStability
     by_verdict: list[ClassRate]
     by_validity: list[ClassRate]
+    broken_tasks: list[BrokenTask] = []  # every broken task, with what made it broken
 
 
 STORED_RECORDS: tuple[type[Record], ...] = (
     Task, CaseError, Sibling, Candidate, Proposal, Unread, ScopeRead, TreeState, CodebaseSearch,
-    SearchBatch, Check, MinedCommit,
+    SearchBatch, Check, MinedCommit, ValidityCheck,
     CaseResult, RunInfo,
     AgentCall, Behavior, Precedent, AgentWitness, AgentResult,
     ResultRow, ResultFile, ValidityRevision, ModelScore, PairScore, RankStability, ClassRate,
-    ResultSource, ScoreSet,
+    ResultSource, BrokenTask, ScoreSet,
 )

@@ -51,6 +51,9 @@ CREATE OR REPLACE VIEW scores AS SELECT * FROM t_scores;
 -- found it, whether it became a task (its `row` is the task's) or why it was discarded.
 -- Empty for other sources.
 CREATE OR REPLACE VIEW commits AS SELECT * FROM t_commits;
+-- The pre-screens of task validity (determinacy/prescreens): a row per finding, with the
+-- validity it proposes (`determinacy validity CONFIG accept` applies it, never a run).
+CREATE OR REPLACE VIEW validity_checks AS SELECT * FROM t_validity_checks;
 
 -- The agent passes the tables include, with the commands that answered.
 CREATE OR REPLACE VIEW passes AS

@@ -26,6 +26,7 @@ from determinacy.config import (
     Config,
     FieldsCfg,
     PolicyCfg,
+    ValidityCfg,
     dataset_config,
     load_config,
 )
@@ -182,10 +183,11 @@ def test_init_comments_every_optional_key(tmp_path: Path) -> None:
     text = (tmp_path / "c.toml").read_text()
     assert max(map(len, text.splitlines())) <= 100
     for struct, table in ((Config, ""), (FieldsCfg, "fields"), (CodebaseCfg, "codebase"),
-                          (PolicyCfg, "policy"), (AgentCfg, "agent")):
+                          (PolicyCfg, "policy"), (AgentCfg, "agent"),
+                          (ValidityCfg, "validity")):
         for f in msgspec.structs.fields(struct):
             if f.name in ("root", "file", "layout", "source", "fields", "codebase", "policy",
-                          "agent"):
+                          "agent", "validity"):
                 continue
             assert f"{f.name} = " in text or f"[{table}.{f.name}]" in text, (table, f.name)
     assert 'pass_to_pass = "pass_to_pass"' in text and 'absence = "strict"' in text
@@ -281,7 +283,7 @@ def test_config_errors_list_the_valid_keys_and_values(tmp_path: Path) -> None:
             "key `policy.absence`: Invalid enum value 'strcit'; one of: 'lenient', 'strict'"),
         "[codebase]\nstdlib = \"always\"\n": "one of: 'auto', 'off', 'require'",
         "sorce = 1\n": "key `sorce`: unknown key; the top level takes: name, description, "
-                       "allow_errors, source, fields, codebase, policy, agent, store",
+                       "allow_errors, source, fields, codebase, policy, agent, validity, store",
     }
     for i, (extra, says) in enumerate(cases.items()):
         cfg = tmp_path / f"c{i}.toml"

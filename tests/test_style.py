@@ -35,6 +35,7 @@ FLOORS = (
     ("languages",),
     ("codebase",),
     ("proposer",),
+    ("prescreens",),
     ("sources",),
     ("phases",),
     ("agents",),

@@ -157,7 +157,9 @@ def sql(config: str | None, query: str | None, query_file: Any, store_dir: str |
         fmt: str, out: str | None) -> None:
     """Run QUERY (DuckDB SQL) over the audit's views: tasks, candidates, settled,
     settle_steps, witnesses, verdicts, claims, errors, run, tiers, trees, commits (a history
-    source's walk), behaviors, agent_witnesses, agent_calls, passes, scores (`determinacy score`).
+    source's walk), validity_checks (the pre-screens of task validity: leaked, test-ids,
+    gold-run, underivable, self-capturing, duplicate), behaviors, agent_witnesses,
+    agent_calls, passes, scores (`determinacy score`).
     Without QUERY, list the views and their columns. CONFIG is a file or a shipped example's
     name; without it, $DETERMINACY_CONFIG, else ./determinacy.toml, else the one benchmark
     the store holds (`determinacy sql "select ..."`).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import click
 
@@ -16,6 +16,7 @@ from determinacy.cli.common import (
     split_option,
     store_option,
 )
+from determinacy.records import Prescreen
 
 
 @click.command("score")
@@ -133,9 +134,14 @@ def validity(ctx: click.Context, config: str) -> None:
     never overwriting one. Revision 0 is derived from the verdicts (every claimable case
     disputed); `determinacy score --validity-revision N` scores at revision N.
 
+    The validity checks (REPORT.md, Validity checks) only propose: `proposed` lists what,
+    `accept` appends their revisions.
+
     \b
     Example:
       determinacy validity demo set acme__widgets-1 valid --reason "..."
+      determinacy validity demo proposed
+      determinacy validity demo accept --check duplicate
       determinacy validity demo list
     """
     ctx.obj = config or None
@@ -158,6 +164,46 @@ def validity_set(config: str | None, instance_id: str, state: Any, reason: str,
                                author)
     click.echo(f"revision {rev.revision}: {rev.instance_id} is {rev.validity} (was {before}; "
                f"verdict {rev.verdict})")
+
+
+@validity.command("proposed")
+@store_option
+@click.pass_obj
+def validity_proposed(config: str | None, store_dir: str | None) -> None:
+    """What the validity checks propose, per task (the `validity_checks` table, REPORT.md's
+    Validity checks): the strongest finding's validity, the task's validity now, and whether
+    a revision already applied it."""
+    from determinacy.reports.markdown import md_table
+    from determinacy.score.validity import proposals
+
+    cfg = reading_config(config, store_dir)
+    got = proposals(open_store(store_dir, cfg), cfg.name)
+    click.echo(md_table(["instance", "proposes", "check", "now", "accepted", "reason"],
+                        [(p.instance_id, p.validity, p.prescreen, p.now,
+                          "yes" if p.accepted else "no", p.reason) for p in got]), nl=False)
+
+
+@validity.command("accept")
+@click.argument("instance_ids", nargs=-1, metavar="[INSTANCE_ID]...")
+@click.option("--check", "prescreen", type=click.Choice(get_args(Prescreen)),
+              help="Only the proposals of this check.")
+@click.option("--author", help="Who (default: your user name).")
+@store_option
+@click.pass_obj
+def validity_accept(config: str | None, instance_ids: tuple[str, ...], prescreen: str | None,
+                    author: str | None, store_dir: str | None) -> None:
+    """Append a revision for each proposal of the validity checks not yet accepted (of the
+    INSTANCE_IDs given, else every one), naming its check: a task proposed broken then
+    leaves every score denominator, and SCORES.md says which check put it there."""
+    from determinacy.score.validity import accept
+
+    cfg = reading_config(config, store_dir)
+    got = accept(open_store(store_dir, cfg), cfg.name, list(instance_ids), prescreen, author)
+    for rev in got:
+        click.echo(f"revision {rev.revision}: {rev.instance_id} is {rev.validity} "
+                   f"({rev.check}; verdict {rev.verdict})")
+    if not got:
+        click.echo("nothing to accept: every proposal is applied already")
 
 
 @validity.command("list")

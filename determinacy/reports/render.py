@@ -202,6 +202,7 @@ def _report(q: Named, run: dict[str, Any]) -> str:
         "by a word of the prose, or only its case changed) rests on the codebase's naming; "
         "PROSE-AFFIRMATIVE, BORDERLINE and UNWITNESSED rest on a reading.",
         "",
+        *_validity_section(q),
         "## Coverage screen",
         "",
         *(["Upper bounds: one decision tested over many inputs is many GAP rows, and a general "
@@ -258,6 +259,28 @@ def _errors_section(q: Named) -> list[str]:
         out += [f"### {g.cause.title}: {causes.plural(g.cases, 'case')}", "",
                 md_table(cols[1:], cases)]
     return out
+
+
+def _validity_section(q: Named) -> list[str]:
+    """The pre-screens of task validity: counts per check, then every finding."""
+    cols, data = q.rows("report_validity")
+    _, found = rows(q.con, "SELECT instance_id, case_id, prescreen, verdict, proposed, share, "
+                           "evidence FROM validity_checks ORDER BY prescreen, case_id, literal")
+    return [
+        "## Validity checks",
+        "",
+        "Other ways a task measures luck, each a mechanical pre-screen with pointers in the "
+        "case's receipt. None of them is a claim of underdetermination or changes a verdict; "
+        "each proposes a validity revision (broken: out of every score; disputed: in the "
+        "sensitivity interval) that `determinacy validity CONFIG accept` applies, never a run "
+        "(`determinacy validity CONFIG proposed` lists them).",
+        "",
+        md_table(["check", "finds", "cases", "proposed broken", "proposed disputed"], data),
+        *([md_table(["instance", "check", "verdict", "proposes", "evidence"],
+                    [(text(i or c), p, v, prop or "-",
+                      text(e) + (f" (share {sh:.0%})" if sh is not None else ""))
+                     for i, c, p, v, prop, sh, e in found])] if found else []),
+    ]
 
 
 def _history_section(q: Named) -> list[str]:
@@ -466,6 +489,11 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
                              "WHERE len(unread) > 0 OR len(ignored) > 0")
     unread = {r[0]: r[1] for r in tree_rows}
     ignored = {r[0]: r[2] for r in tree_rows}
+    vcols_, vrows = rows(con, "SELECT * FROM validity_checks ORDER BY case_id, prescreen, "
+                              "literal")
+    validity: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in vrows:
+        validity[r[0]].append(dict(zip(vcols_, r)))
     files: dict[str, str] = {}
     for r in verdicts:
         v = dict(zip(vcols, r))
@@ -478,7 +506,8 @@ def _cases(con: Any, run: dict[str, Any], only: str | None = None) -> dict[str, 
             files[f"{base}/hidden_test.diff"] = t["test_patch"] or ""
         files[f"{base}/RECEIPT.md"] = _receipt(
             v, t, by_case.get(cid, []), run, agent_w.get(cid, []), truncated.get(cid, ""),
-            cid in with_screen, unread.get(cid, []), ignored.get(cid, []))
+            cid in with_screen, unread.get(cid, []), ignored.get(cid, []),
+            validity.get(cid, []))
     return files
 
 
@@ -510,7 +539,8 @@ _SCOPE_NAMES = {"history": "history: ", "stdlib": "standard library: ",
 
 def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
              run: dict[str, Any], agent_w: list[dict[str, Any]], truncated: str,
-             screened: bool, unread: list[dict[str, Any]], ignored: list[str]) -> str:
+             screened: bool, unread: list[dict[str, Any]], ignored: list[str],
+             validity: list[dict[str, Any]]) -> str:
     out = [
         f"# {v['verdict']}: {text(v['instance_id'] or v['case_id'])}",
         "",
@@ -556,6 +586,22 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
         out.append(f"- shortened to fit the agent's prompt: {truncated} (the agent did not "
                    "see all of it)")
     out.append("")
+    if validity:
+        out += ["## Validity checks", "",
+                "Pre-screens beyond the prose (REPORT.md, Validity checks): none changes the "
+                "verdict; each proposes a validity revision that `determinacy validity CONFIG "
+                "accept` applies.", ""]
+        for c in validity:
+            out += [f"- **{c['verdict']}** ({c['prescreen']}"
+                    + (f", proposes {c['proposed']}" if c["proposed"] else ", proposes nothing")
+                    + f"): {text(c['evidence'])}"
+                    + (f"; share of the gold's lines shown: {c['share']:.0%}"
+                       if c["share"] is not None else "")]
+            if c["pointers"]:
+                out.append("  - see: " + ", ".join(code(x) for x in c["pointers"]))
+            if c["command"]:
+                out += ["  - re-check:", "", *("    " + ln for ln in block(c["command"])), ""]
+        out.append("")
     if v["verdict"] == "ERROR":
         out += ["## Error", "", f"Phase `{v['error_phase']}`:", "", *block(v["error"]), "",
                 "A transient error is retried by the next run." if v["error_transient"]

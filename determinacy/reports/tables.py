@@ -27,11 +27,12 @@ from determinacy.records import (
     RunInfo,
     Task,
     Unread,
+    ValidityCheck,
 )
 from determinacy.store import digest, write_if_changed
 
 TABLES = ("tasks", "candidates", "errors", "run", "behaviors", "agent_witnesses", "agent_calls",
-          "trees", "commits")
+          "trees", "commits", "validity_checks")
 # Beside the tables: each one's blake3 as written. A parquet file with a flipped byte may still
 # parse (and say something else): readers check these first.
 DIGESTS = "digests.json"
@@ -206,7 +207,8 @@ def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
 def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
                  errors: list[CaseError], run: RunInfo, calls: list[AgentCall],
                  behaviors: list[Behavior], witnesses: list[AgentWitness],
-                 trees: list[TreeRow], commits: list[MinedCommit] | None = None) -> None:
+                 trees: list[TreeRow], commits: list[MinedCommit] | None = None,
+                 validity: list[ValidityCheck] | None = None) -> None:
     tasks = sorted(tasks, key=lambda t: (t.row, t.case_id))
     checks = sorted(checks, key=lambda c: (c.case_id, c.constant))
     errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase, e.message))
@@ -214,6 +216,8 @@ def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
     behaviors = sorted(behaviors, key=lambda b: (b.case_id, b.pass_no, b.index))
     witnesses = sorted(witnesses, key=lambda w: (w.case_id, w.pass_no, w.index, w.refuter))
     trees = sorted(trees, key=lambda t: t.case_id)
+    validity = sorted(validity or [],
+                      key=lambda v: (v.case_id, v.prescreen, v.literal, v.pointers))
     # A history source's walk, in walk order (merges, row 0, last); empty for other sources.
     mined = sorted(commits or [], key=lambda c: (c.row == 0, c.row, c.commit))
     digests: dict[str, str] = {}
@@ -223,6 +227,7 @@ def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
         ("agent_calls", AgentCall, calls),
         ("behaviors", Behavior, behaviors), ("agent_witnesses", AgentWitness, witnesses),
         ("trees", TreeRow, trees), ("commits", MinedCommit, mined),
+        ("validity_checks", ValidityCheck, validity),
     ):
         data = to_parquet_bytes(struct, rows)
         write_if_changed(folder / f"{name}.parquet", data)

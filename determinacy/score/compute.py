@@ -15,6 +15,7 @@ import msgspec
 from determinacy import __version__
 from determinacy.errors import DeterminacyError
 from determinacy.records import (
+    BrokenTask,
     ClassRate,
     ModelScore,
     PairScore,
@@ -95,6 +96,22 @@ def load_tasks(con: Any, applied: list[ValidityRevision]) -> list[dict[str, Any]
     return dicts(con, "SELECT * FROM score_tasks ORDER BY instance_id")
 
 
+def _broken(tasks: list[dict[str, Any]], applied: list[ValidityRevision]) -> list[BrokenTask]:
+    """Each broken task with the revision that made it so: its last applied revision, else
+    revision 0 (a GOLD-TEST-DATA verdict)."""
+    last = {r.instance_id: r for r in applied}
+    out = []
+    for t in tasks:
+        if t["validity"] != "broken":
+            continue
+        r = last.get(t["instance_id"])
+        out.append(BrokenTask(instance_id=t["instance_id"], revision=r.revision, by=r.check
+                              or "hand", reason=r.reason) if r else BrokenTask(
+            instance_id=t["instance_id"], revision=0, by=t["verdict"],
+            reason="the graded test reads a file only the gold patch writes"))
+    return out
+
+
 def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
     """Every number of SCORES.md, from an audit's connection (report.connect)."""
     from determinacy.reports.query import dicts, query_text
@@ -133,6 +150,7 @@ def compute(con: Any, benchmark: str, inputs: Inputs) -> ScoreSet:
                               record=h, models=sorted({r.model for r in f.rows}),
                               rows=len(f.rows)) for f, h in inputs.files],
         revisions=list(inputs.applied),
+        broken_tasks=_broken(tasks, inputs.applied),
         models=models,
         pairs=[_pair(r, models) for r in _all_pairs(dicts(con, query_text("score_pairs")),
                                                     [m.model for m in models])],

@@ -4,6 +4,7 @@ comes from the ScoreSet; the same ScoreSet gives the same bytes."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import msgspec
@@ -101,6 +102,25 @@ def _num(x: float | None) -> str:
     return "n/a" if x is None else f"{x:.3f}"
 
 
+def _broken_section(s: ScoreSet) -> list[str]:
+    """Which tasks left every denominator, and what put each there: a validity check whose
+    proposal was accepted, a GOLD-TEST-DATA verdict (revision 0), or a revision by hand."""
+    from determinacy.reports.markdown import md_table, text
+
+    if not s.broken_tasks:
+        return []
+    by = ", ".join(f"{n} by {k}" for k, n in sorted(
+        Counter(b.by for b in s.broken_tasks).items()))
+    return ["## Broken tasks (in no score)", "",
+            f"{len(s.broken_tasks)} tasks are broken at validity revision "
+            f"{s.validity_revision} ({by}): each leaves every denominator above. `by` is the "
+            "validity check whose proposal `determinacy validity CONFIG accept` applied, the "
+            "verdict that derives it (revision 0), or `hand` (`validity set`).", "",
+            md_table(["instance", "revision", "by", "reason"],
+                     [(text(b.instance_id), b.revision, b.by, text(b.reason))
+                      for b in s.broken_tasks]), ""]
+
+
 def scores_md(s: ScoreSet) -> str:
     from determinacy.reports.markdown import code, md_table, text
 
@@ -164,6 +184,7 @@ def scores_md(s: ScoreSet) -> str:
           if ignored else []),
         *([f"Results on broken tasks (in no score): {broken}."] if broken else []),
         "",
+        *_broken_section(s),
         "## Pairs",
         "",
         convention(s),

@@ -5,7 +5,9 @@ MISDETERMINED, CODEBASE-PLURAL) is disputed, a GOLD-TEST-DATA case (its test rea
 the gold writes) broken, every other case unreviewed; the rule is
 queries/score_tasks.sql. Revision N is revision 0 with the stored revisions 1..N applied in
 order (a later one overrides an earlier one of the same task). A revision is appended, never
-edited: scores/<benchmark>/validity/<N>.json is created once.
+edited: scores/<benchmark>/validity/<N>.json is created once. The pre-screens' findings
+(the `validity_checks` table) propose revisions (`proposals`); `accept` appends them, each
+naming its check, and nothing else does.
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ _NAME = re.compile(r"(\d{6})\.json")
 
 
 def _seal(rev: ValidityRevision) -> str:
-    return seal(encode(msgspec.structs.replace(rev, seal="")))
+    fields = msgspec.to_builtins(msgspec.structs.replace(rev, seal=""))
+    if not rev.check:  # as revisions were sealed before a pre-screen could propose one
+        del fields["check"]
+    return seal(msgspec.json.encode(fields, order="sorted"))
 
 
 def revisions(store: Store, benchmark: str) -> list[ValidityRevision]:
@@ -64,7 +69,8 @@ def damaged(store: Store) -> Iterator[str]:
 
 
 def append(store: Store, benchmark: str, instance_id: str, validity: State, reason: str,
-           author: str | None, verdict: str, time: str | None = None) -> ValidityRevision:
+           author: str | None, verdict: str, time: str | None = None,
+           check: str = "") -> ValidityRevision:
     """Store the next revision: `instance_id` is now `validity`, for `reason`."""
     if validity not in STATES:
         raise DeterminacyError(f"validity must be one of {', '.join(STATES)}, not {validity!r}")
@@ -80,7 +86,7 @@ def append(store: Store, benchmark: str, instance_id: str, validity: State, reas
         n = len(revisions(store, benchmark)) + 1
         rev = ValidityRevision(revision=n, instance_id=instance_id, validity=validity,
                                reason=reason.strip(), author=author, time=when,
-                               verdict=verdict)
+                               verdict=verdict, check=check)
         rev = msgspec.structs.replace(rev, seal=_seal(rev))
         path = folder(store, benchmark) / "validity" / f"{n:06d}.json"
         if not create_once(path, encode(rev)):
@@ -137,3 +143,62 @@ def listing(store: Store, benchmark: str) -> tuple[list[str], list[tuple[object,
     rows += [(r.revision, r.instance_id, r.validity, r.verdict, r.author, r.time, r.reason)
              for r in revs]
     return cols, rows
+
+
+class Proposal(msgspec.Struct, frozen=True, kw_only=True):
+    """The validity the pre-screens propose for one task (the strongest of its findings)."""
+
+    instance_id: str
+    validity: State
+    prescreen: str  # the check whose finding it is
+    verdict: str  # the task's audit verdict
+    now: str  # its validity at the newest revision
+    reason: str
+    accepted: bool  # a revision already applied it
+
+
+def proposals(store: Store, benchmark: str) -> list[Proposal]:
+    """Per task, the strongest revision its validity checks propose (broken over disputed;
+    then the first check of prescreens.CHECKS), with every finding in the reason."""
+    from determinacy.prescreens import CHECKS
+    from determinacy.reports.query import connect, dicts
+    from determinacy.score.compute import load_tasks
+
+    con = connect(store, benchmark)
+    revs = revisions(store, benchmark)
+    tasks = {t["instance_id"]: t for t in load_tasks(con, revs)}
+    found: dict[str, list[dict[str, object]]] = {}
+    for r in dicts(con, "SELECT instance_id, prescreen, verdict, proposed, evidence FROM "
+                        "validity_checks WHERE proposed IS NOT NULL ORDER BY instance_id"):
+        found.setdefault(str(r["instance_id"]), []).append(r)
+    out = []
+    for iid, rows in sorted(found.items()):
+        if iid not in tasks:
+            continue
+        rows.sort(key=lambda r: (r["proposed"] != "broken", CHECKS.index(str(r["prescreen"]))))
+        top = rows[0]
+        state: State = "broken" if top["proposed"] == "broken" else "disputed"
+        done = any(r.instance_id == iid and r.check == top["prescreen"]
+                   and r.validity == state for r in revs)
+        out.append(Proposal(
+            instance_id=iid, validity=state, prescreen=str(top["prescreen"]),
+            verdict=tasks[iid]["verdict"], now=tasks[iid]["validity"], accepted=done,
+            reason="; ".join(f"{r['verdict']} ({r['prescreen']}): {r['evidence']}"
+                             for r in rows)))
+    return out
+
+
+def accept(store: Store, benchmark: str, instance_ids: list[str], prescreen: str | None,
+           author: str | None) -> list[ValidityRevision]:
+    """Append a revision for each proposal not yet accepted (of `instance_ids` when given,
+    of the `prescreen` check when given). Naming a task with no proposal is an error."""
+    props = proposals(store, benchmark)
+    known = {p.instance_id for p in props}
+    if missing := [i for i in instance_ids if i not in known]:
+        raise DeterminacyError(f"no validity check proposes a revision for {missing[0]!r} "
+                               "(see `determinacy validity CONFIG proposed`)")
+    return [append(store, benchmark, p.instance_id, p.validity, p.reason, author, p.verdict,
+                   check=p.prescreen)
+            for p in props if not p.accepted and (not instance_ids or p.instance_id in
+                                                  instance_ids)
+            and (prescreen is None or p.prescreen == prescreen)]

@@ -20,9 +20,11 @@ from determinacy.config import (
     CodebaseCfg,
     FieldsCfg,
     PolicyCfg,
+    ValidityCfg,
 )
 from determinacy.sources import layouts
 
+GOLD_RUNS = '# gold_runs = ["eval_results.json"]'
 # A column likely to hold each field, for a file no layout matches (the first one present).
 _GUESSES = {
     "instance_id": ("instance_id", "id"),
@@ -115,6 +117,7 @@ def config_text(datafile: str, columns: Collection[str], *, name: str, kind: str
                 mirror: str | None = None) -> tuple[str, str]:
     """The config's text and the layout its columns matched ("" when none did)."""
     codebase, policy, agent = CodebaseCfg(), PolicyCfg(), AgentCfg()
+    validity = ValidityCfg()
     layout, fields = _fields(columns)
     lines = [
         "# A determinacy config, written by `determinacy init` from the columns of "
@@ -174,5 +177,10 @@ def config_text(datafile: str, columns: Collection[str], *, name: str, kind: str
         _line("timeout", agent.timeout, "seconds per agent call", off=True),
         _line("max_chars", agent.max_chars, "longer inputs are shortened in prompts",
               off=True),
+        "",
+        "[validity]",
+        f"{GOLD_RUNS:<32} # the harness's runs of the gold (a report or its logs)",
+        _line("leak_min_chars", validity.leak_min_chars, "a gold line this long in the prose "
+              "leaks", off=True),
     ]
     return "\n".join(lines) + "\n", layout

@@ -1,0 +1,122 @@
+"""Solution in the prose: the prose holds the gold's change (LEAKED, disputed: the task is
+easier than it looks, and a score on it measures copying as much as fixing).
+
+Three mechanical shapes, whitespace normalized: a gold added line of at least `min_chars`
+characters that the prose contains; a fenced code block of the prose whose lines are mostly
+gold added lines; a diff in the prose whose added lines are gold added lines. A declaration's
+header (`def f(x):`, `func F() error {`, and the parameter lines of a header spread over
+several) is left out of the first: a prose that states the interface it wants (SWE-bench
+Pro's "Interface" section) names it by design, and names are the determinacy check's
+business, not this one's.
+
+Every finding is reported with the share of the gold's distinct added lines (of
+`SHOWN_MIN`+ characters) the prose shows. Only a leak of much of the change proposes a
+validity revision (disputed): a code block or a diff of gold lines, or a share of
+`PROPOSE_SHARE` or more. One quoted line of a long fix (a `replace` directive the
+requirements spell out) is a hint the report shows, not a task to dispute.
+"""
+
+from __future__ import annotations
+
+import re
+
+from determinacy.errors import CaseFailure
+from determinacy.prescreens._patch import added, normal
+from determinacy.proposer.patches import parse_patch
+from determinacy.records import Task, ValidityCheck
+
+# Lines this short are `return x`, `}` and `import os`: present in any prose about code.
+SHOWN_MIN = 12
+PROPOSE_SHARE = 0.25
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADER = re.compile(
+    r"^(?:export\s+|pub(?:\([^)]*\))?\s+|public\s+|private\s+|protected\s+|static\s+|"
+    r"async\s+|abstract\s+|final\s+)*"
+    r"(?:def|class|func|fn|function|interface|struct|enum|trait|impl|type|module)\b")
+
+
+def _declarations(patch: str) -> set[tuple[str, int]]:
+    """(path, line) of the gold's lines that are part of a declaration's header: the line
+    that opens it (`def f(`, `export function f(`) and, while its parentheses stay open, the
+    parameter lines after it. What an interface spec names, line for line."""
+    try:
+        files = parse_patch(patch, "the gold patch")
+    except CaseFailure:
+        return set()
+    out: set[tuple[str, int]] = set()
+    for f in files:
+        for hunk in f.hunks:
+            depth = 0
+            for n, text, _ in hunk:
+                if depth > 0 or _HEADER.match(text.strip()):
+                    out.add((f.path, n))
+                    depth = max(0, depth + text.count("(") - text.count(")"))
+    return out
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
+    """Fenced code blocks: (1-based line of the first body line, body lines)."""
+    out, start, body = [], 0, None
+    for i, ln in enumerate(lines, 1):
+        if _FENCE.match(ln):
+            if body is None:
+                start, body = i + 1, []
+            else:
+                out.append((start, body))
+                body = None
+        elif body is not None:
+            body.append(ln)
+    return out
+
+
+def check(task: Task, min_chars: int) -> list[ValidityCheck]:
+    headers = _declarations(task.gold_patch)
+    gold = [(p, n, normal(t)) for p, n, t in added(task.gold_patch, "the gold patch")]
+    gold = [(p, n, t) for p, n, t in gold if len(t) >= SHOWN_MIN]
+    declared = {t for p, n, t in gold if (p, n) in headers}
+    if not gold or not task.prose.strip():
+        return []
+    lines = task.prose.splitlines()
+    flat = [normal(ln) for ln in lines]
+    whole = normal(task.prose)
+    where = {t: f"{p}:{n}" for p, n, t in reversed(gold)}  # each text's first place
+    shown = sorted({t for _, _, t in gold if t in whole})
+    share = round(len(shown) / len(where), 3)
+
+    def prose_at(text: str) -> str:
+        i = next((i for i, ln in enumerate(flat) if text in ln), None)
+        return f"prose:{i + 1}" if i is not None else "prose"
+
+    found: list[tuple[str, list[str]]] = []  # (what, pointers)
+    block = False  # a code block or a diff of gold lines
+    long_lines = [t for t in shown if len(t) >= min_chars and t not in declared]
+    if long_lines:
+        t = max(long_lines, key=lambda t: (len(t), t))
+        found.append((f"{len(long_lines)} gold line(s) of {min_chars}+ characters, such as "
+                      f"`{t}`", [prose_at(t), where[t]]))
+    for start, body in _blocks(lines):
+        body_n = [normal(b) for b in body if len(normal(b)) >= SHOWN_MIN]
+        if body_n and any(b.startswith(("+", "-")) for b in body_n):
+            plus = [b[1:].strip() for b in body_n if b.startswith("+") and
+                    not b.startswith("+++")]
+            hit = [b for b in plus if b in where]
+            if len(hit) >= 2:
+                found.append((f"a diff of {len(hit)} gold added lines at prose:{start}",
+                              [f"prose:{start}", where[hit[0]]]))
+                block = True
+                continue
+        hit = [b for b in body_n if b in where]
+        if len(hit) >= 3 and 2 * len(hit) > len(body_n):
+            found.append((f"a code block at prose:{start} of whose {len(body_n)} lines "
+                          f"{len(hit)} are gold added lines", [f"prose:{start}", where[hit[0]]]))
+            block = True
+    if not found:
+        return []
+    return [ValidityCheck(
+        case_id=task.case_id, instance_id=task.instance_id, prescreen="leaked", verdict="LEAKED",
+        evidence=f"the prose shows the gold's change: {'; '.join(w for w, _ in found)} "
+                 f"({len(shown)} of the gold's {len(where)} distinct added lines are in the "
+                 "prose)",
+        pointers=sorted({p for _, ps in found for p in ps}),
+        proposed="disputed" if block or share >= PROPOSE_SHARE else "", share=share,
+        literal=found[0][0])]
