@@ -10,7 +10,11 @@ true) and as mutants that carry one known defect each (the positive control):
 - `renamed`: the same name with `Renamed` appended (a test renamed after the run) ->
   UNRUNNABLE;
 - `copy`: the task again under another id, its gold patch's headers rewritten -> DUPLICATE;
-- `gold-fails`: every tenth task's gold fails in an eval_results.json of the gold -> GOLD-FAILS.
+- `gold-fails`: every tenth task's gold fails in an eval_results.json of the gold -> GOLD-FAILS;
+- `sealed` (Python and Go tasks): the gold adds a module constant holding a sha256 digest, the
+  test patch a graded test asserting it -> RECALL-ONLY;
+- `capturing` (Python and Go tasks): the test patch adds a graded test that writes its golden
+  file when it is missing -> SELF-CAPTURING.
 
     uv run python benchmarks/validity_controls.py BENCH.jsonl MIRROR_TEMPLATE [--limit N]
 
@@ -38,7 +42,62 @@ sys.path.insert(0, str(ROOT))
 from determinacy.prescreens.testids import leaf  # noqa: E402
 
 EXPECT = {"leak": "leaked", "cut": "test-ids", "renamed": "test-ids", "copy": "duplicate",
-          "gold-fails": "gold-run"}
+          "gold-fails": "gold-run", "sealed": "underivable", "capturing": "self-capturing"}
+SEAL = "5f3c9d2b8e1a4c6f0b7d9e2a1c3f5b8d0e6a4c2f9b1d3e5a7c9f0b2d4e6a8c1f"
+
+
+def _plus(patch: str, path: str, text: str) -> str:
+    """`patch` and a hunk that creates `path` holding `text`."""
+    return patch.rstrip("\n") + "\n" + _new_file(path, text)
+
+
+def _new_file(path: str, text: str) -> str:
+    lines = text.splitlines()
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n"
+            f"+++ b/{path}\n@@ -0,0 +1,{len(lines)} @@\n"
+            + "".join(f"+{ln}\n" for ln in lines))
+
+
+# Per language: (gold file, its text, test file, its text, graded id) for `sealed`, and
+# (test file, its text, graded id) for `capturing`.
+def _sealed(lang: str) -> tuple[str, str, str, str, str] | None:
+    if lang == "python":
+        return ("release_seal.py", f'SEAL = "{SEAL}"\n', "tests/test_release_seal.py",
+                f'from release_seal import SEAL\n\n\ndef test_release_seal():\n'
+                f'    assert SEAL == "{SEAL}"\n', "tests/test_release_seal.py::test_release_seal")
+    if lang == "go":
+        return ("seal/seal.go", f'package seal\n\nconst Seal = "{SEAL}"\n', "seal/seal_test.go",
+                'package seal\n\nimport "testing"\n\nfunc TestReleaseSeal(t *testing.T) {\n'
+                f'\tif Seal != "{SEAL}" {{\n\t\tt.Fatal(Seal)\n\t}}\n}}\n', "TestReleaseSeal")
+    return None
+
+
+def _capturing(lang: str) -> tuple[str, str, str] | None:
+    if lang == "python":
+        return ("tests/test_render_golden.py",
+                "from pathlib import Path\n\n\ndef test_render_golden():\n"
+                "    golden = Path(__file__).parent / 'render.golden'\n    got = repr(1)\n"
+                "    if not golden.exists():\n        golden.write_text(got)\n"
+                "    assert golden.read_text() == got\n",
+                "tests/test_render_golden.py::test_render_golden")
+    if lang == "go":
+        return ("golden/render_test.go",
+                'package golden\n\nimport (\n\t"os"\n\t"testing"\n)\n\n'
+                "func TestRenderGolden(t *testing.T) {\n\tgot := []byte(\"x\")\n"
+                '\tif _, err := os.Stat("testdata/render.golden"); os.IsNotExist(err) {\n'
+                '\t\tos.WriteFile("testdata/render.golden", got, 0o644)\n\t}\n}\n',
+                "TestRenderGolden")
+    return None
+
+
+def _lang(row: dict[str, Any]) -> str:
+    files = re.findall(r"^\+\+\+ b/(\S+)", row["patch"], re.M)
+    return "python" if any(f.endswith(".py") for f in files) else "go" if any(
+        f.endswith(".go") for f in files) else ""
+
+
+def _graded(row: dict[str, Any], test_id: str) -> str:
+    return json.dumps([*_ids(row), test_id])
 
 
 def _ids(row: dict[str, Any]) -> list[str]:
@@ -73,6 +132,16 @@ def mutants(row: dict[str, Any], n: int) -> list[tuple[str, dict[str, Any]]]:
                                                 row["patch"], flags=re.M)}))
     if n % 10 == 0:
         out.append(("gold-fails", dict(row)))
+    if (sealed := _sealed(_lang(row))) is not None:
+        gold_file, gold_text, test_file, test_text, test_id = sealed
+        out.append(("sealed", {**row, "patch": _plus(row["patch"], gold_file, gold_text),
+                               "test_patch": _plus(row["test_patch"], test_file, test_text),
+                               "fail_to_pass": _graded(row, test_id)}))
+    if (capturing := _capturing(_lang(row))) is not None:
+        test_file, test_text, test_id = capturing
+        out.append(("capturing", {**row, "test_patch": _plus(row["test_patch"], test_file,
+                                                             test_text),
+                                  "fail_to_pass": _graded(row, test_id)}))
     return [(kind, {**m, "instance_id": f"{row['instance_id']}--{kind}"}) for kind, m in out]
 
 

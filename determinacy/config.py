@@ -203,7 +203,7 @@ class ValidityCfg(_Base, kw_only=True):
     # eval_results.json, a jsonl of {instance_id, resolved}).
     gold_runs: list[str] = msgspec.field(default_factory=list)
     # A gold added line at least this long (whitespace normalized) found in the prose leaks.
-    leak_min_chars: Annotated[int, msgspec.Meta(ge=8)] = 40
+    leak_min_chars: Annotated[int, msgspec.Meta(ge=8)] = 30
 
 
 class Config(_Base, kw_only=True):

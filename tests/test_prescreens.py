@@ -73,6 +73,39 @@ def test_one_quoted_line_of_a_long_fix_is_shown_but_proposes_nothing(tmp_path: P
     assert got.proposed == "" and got.share is not None and got.share < 0.25
 
 
+def test_a_quoted_statement_leaks_and_a_named_setting_or_a_moved_line_does_not(
+        tmp_path: Path) -> None:
+    repo = tmp_path / "widgets"
+    base = make_repo(repo, {"pkg/qt.py": (
+        "def supported():\n    return (\n        version_check('6.2.3', compiled=False)\n"
+        "    )\n"), "pkg/settings.yml": "colors:\n  default: 1\n",
+        "web/api.ts": "export interface Api {\n}\n"})
+    gold = diff(repo, base, {
+        "pkg/qt.py": "def supported():\n    return (\n        qtutils.version_check"
+                     "('6.2.3', compiled=False)\n        and not qtutils.version_check("
+                     "'6.7.0', compiled=False)\n    )\n",
+        "pkg/settings.yml": "colors:\n  default: 1\ncolors.webpage.darkmode.threshold:\n"
+                            "  default: 256\n",
+        "web/api.ts": "export interface Api {\n  onProgress: (percent: number) => "
+                      "Promise<void>,\n}\n"})
+    # How requirements quote code: the call alone, in other quotes, in backticks.
+    said = ("It must call `version_check(\"6.7.0\", compiled=False)` for the upper bound.")
+    (got,) = leaked.check(task(gold, prose=said), 30)
+    assert "and not qtutils.version_check" in got.literal and got.verdict == "LEAKED"
+    # A setting's name and a member with its type: spec, no part of the fix shown.
+    spec = ("Add the `colors.webpage.darkmode.threshold` setting and the member "
+            "`onProgress: (percent: number) => Promise<void>` to Api.")
+    assert leaked.check(task(gold, prose=spec), 30) == []
+    # A line the gold only re-indents, quoted by a traceback: the base's, not the fix's.
+    moved = diff(repo, base, {"pkg/qt.py": (
+        "def supported():\n    if True:\n        return (\n            version_check("
+        "'6.2.3', compiled=False)\n        )\n")})
+    trace = "Traceback:\n  File \"pkg/qt.py\", line 3\n    version_check('6.2.3', compiled=False)"
+    assert leaked.check(task(moved, prose=trace), 30) == []
+    assert leaked.check(task(moved.replace("-        version_check", "-        versio_check"),
+                             prose=trace), 30) != []  # the same line, not a move: a leak
+
+
 # 2. Test ids that cannot run --------------------------------------------------------------
 
 def test_ids_no_test_answers_are_unrunnable_and_real_ones_are_not(tmp_path: Path) -> None:

@@ -277,8 +277,8 @@ def _validity_section(q: Named) -> list[str]:
         "",
         md_table(["check", "finds", "cases", "proposed broken", "proposed disputed"], data),
         *([md_table(["instance", "check", "verdict", "proposes", "evidence"],
-                    [(text(i or c), p, v, prop or "-",
-                      text(e) + (f" (share {sh:.0%})" if sh is not None else ""))
+                    [(i or c, p, v, prop or "-",
+                      e + (f" (share {sh:.1%})" if sh is not None else ""))
                      for i, c, p, v, prop, sh, e in found])] if found else []),
     ]
 
@@ -595,7 +595,7 @@ def _receipt(v: dict[str, Any], t: dict[str, Any], cands: list[dict[str, Any]],
             out += [f"- **{c['verdict']}** ({c['prescreen']}"
                     + (f", proposes {c['proposed']}" if c["proposed"] else ", proposes nothing")
                     + f"): {text(c['evidence'])}"
-                    + (f"; share of the gold's lines shown: {c['share']:.0%}"
+                    + (f"; share of the gold's lines shown: {c['share']:.1%}"
                        if c["share"] is not None else "")]
             if c["pointers"]:
                 out.append("  - see: " + ", ".join(code(x) for x in c["pointers"]))

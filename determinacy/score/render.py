@@ -105,7 +105,7 @@ def _num(x: float | None) -> str:
 def _broken_section(s: ScoreSet) -> list[str]:
     """Which tasks left every denominator, and what put each there: a validity check whose
     proposal was accepted, a GOLD-TEST-DATA verdict (revision 0), or a revision by hand."""
-    from determinacy.reports.markdown import md_table, text
+    from determinacy.reports.markdown import md_table
 
     if not s.broken_tasks:
         return []
@@ -117,8 +117,7 @@ def _broken_section(s: ScoreSet) -> list[str]:
             "validity check whose proposal `determinacy validity CONFIG accept` applied, the "
             "verdict that derives it (revision 0), or `hand` (`validity set`).", "",
             md_table(["instance", "revision", "by", "reason"],
-                     [(text(b.instance_id), b.revision, b.by, text(b.reason))
-                      for b in s.broken_tasks]), ""]
+                     [(b.instance_id, b.revision, b.by, b.reason) for b in s.broken_tasks])]
 
 
 def scores_md(s: ScoreSet) -> str:
