@@ -46,6 +46,7 @@ from determinacy.records import (
 from determinacy.reports.tables import (
     TABLES,
     ScopeRow,
+    Tables,
     TreeRow,
     error_row,
     table_digests,
@@ -100,8 +101,15 @@ class Audit:
         return self.cfg.name
 
     @property
+    def shown(self) -> str:
+        """Where this run's tables and reports go: the benchmark's name, or for a shard
+        `<name>@I-of-N`, so shards sharing a store or a runs folder keep their own (the refs
+        are the benchmark's: `store merge` writes the whole audit's tables from them)."""
+        return shown_name(self.cfg.name, self.selection.shard)
+
+    @property
     def out(self) -> Path:
-        return self.runs / self.cfg.name
+        return self.runs / self.shown
 
     def ref(self, phase: str, case_id: str) -> str:
         return self._ref(f"{phase}/{case_id}.json")
@@ -121,7 +129,7 @@ class Audit:
         return self.store.refs(self.name) / "source.json"
 
     def table(self, name: str) -> Path:
-        return self.store.tables(self.name) / f"{name}.parquet"
+        return self.store.tables(self.shown) / f"{name}.parquet"
 
     def run_info(self) -> RunInfo:
         src = self.cfg.source
@@ -204,6 +212,16 @@ def _read_source(audit: Audit) -> None:
                        inputs={t.case_id: audit.inputs(t) for t in audit.loaded.tasks},
                        mined=audit.loaded.mined)
     atomic_write(memo, store.put(msgspec.msgpack.encode(read)).encode())
+
+
+def selected(audit: Audit) -> Loaded:
+    """The tasks a run would audit, read as `prepare` reads them, recording nothing
+    (`determinacy plan`)."""
+    with long_lived():
+        _read_source(audit)
+        loaded = select(audit.loaded, audit.selection, audit.cfg.fields.keep)
+    gc.unfreeze()
+    return loaded
 
 
 def prepare(audit: Audit) -> Audit:
@@ -430,32 +448,19 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                       for ph in ap.AGENT_PHASES for t in tasks]
 
         def action() -> None:
-            checks: list[Check] = []
-            trees: list[TreeRow] = []
-            validity: list[ValidityCheck] = []
-            errors: list[CaseError] = list(audit.loaded.errors)
-            for path in settle_refs:
-                ref = phases.read_ref(path)
-                if ref.error is not None:
-                    errors.append(ref.error)
-                    continue
-                result = phases.load_result(store, ref)
-                checks.extend(result.checks)
-                if result.tree is not None:
-                    trees.append(TreeRow(
-                        case_id=result.case_id, commit=result.tree.commit,
-                        blobs=result.tree.blobs, unread=result.tree.unread,
-                        ignored=result.tree.ignored,
-                        scopes=[ScopeRow(scope=s.scope, read=s.read, searched=bool(s.command))
-                                for s in result.scopes]))
-                validity.extend(result.validity)
-            calls, behaviors, witnesses, agent_errors = ap.collect(
-                store, store.refs(audit.name), {t.case_id for t in tasks})
-            rows = [task_row(t) for t in tasks] + [error_row(e) for e in audit.loaded.errors]
-            validity.extend(prescreens.of_benchmark(tasks, runs))
-            write_tables(store.tables(audit.name), rows, checks, errors + agent_errors,
-                         audit.run_info(), calls, behaviors, witnesses, trees,
-                         audit.loaded.mined, validity)
+            made = collect_tables(store, audit.name, tasks, audit.loaded.errors,
+                                  audit.run_info(), audit.loaded.mined, runs)
+            write_tables(store.tables(audit.shown), made)
+            # What `store merge` joins the shards' tables from, with no mirror: the tasks
+            # (by their stored objects) and what else the tables need besides the refs.
+            shard = audit.selection.shard.replace("/", "-of-") or "all"
+            write_if_changed(store.refs(audit.name) / "tables" / f"{shard}.json",
+                             msgspec.json.encode(TablesManifest(
+                                 tasks=sorted([t.case_id, audit.inputs(t)["task"]]
+                                              for t in tasks),
+                                 errors=audit.loaded.errors, run=audit.run_info(),
+                                 commits=store.put_json(audit.loaded.mined),
+                                 gold_runs=store.put_json(runs))))  # fields in config order
 
         return {
             "actions": [action],
@@ -471,7 +476,8 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
                for ph in ap.AGENT_PHASES for t in tasks],
             "targets": [str(audit.table(n)) for n in TABLES],
             "uptodate": [RefsUnchanged(settle_refs + agent_refs),
-                         _nullary(lambda: table_digests(store.tables(audit.name)) is not None),
+                         _nullary(lambda: table_digests(store.tables(audit.shown))
+                                  is not None),
                          config_changed({"stored passes": _stored_slots(audit),
                                          "gold runs": _stamps(cfg.validity.gold_runs, cfg)})],
         }
@@ -482,7 +488,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
         from determinacy.score.render import OUTPUTS
 
         return {
-            "actions": [lambda: render(store, cfg, audit.runs, OUTPUTS) and None],
+            "actions": [lambda: render(store, cfg, audit.runs, OUTPUTS, audit.shown) and None],
             "file_dep": [str(audit.table(n)) for n in TABLES],
             "targets": [str(audit.out / "REPORT.md"), str(audit.out / "CLAIMS.md"),
                         str(audit.out / "claimable.png")],
@@ -553,6 +559,97 @@ def _agent_params(s: AgentSetup, phase: str, task_hash: str, cfg: Config) -> dic
     if phase == "witness":
         params["policy"] = msgspec.to_builtins(cfg.policy)
     return params
+
+
+def shown_name(benchmark: str, shard: str) -> str:
+    """The tables' and reports' folder name of a run (Audit.shown)."""
+    return f"{benchmark}@{shard.replace('/', '-of-')}" if shard else benchmark
+
+
+def collect_tables(store: Store, name: str, tasks: list[Task], load_errors: list[CaseError],
+                   run: RunInfo, mined: list[MinedCommit], runs: list[GoldRun]) -> Tables:
+    """Every case's records, over all stored passes, read from the store's refs: what the
+    tables are written from (a run's tables task, and `store merge`)."""
+    checks: list[Check] = []
+    trees: list[TreeRow] = []
+    validity: list[ValidityCheck] = []
+    errors: list[CaseError] = list(load_errors)
+    refs = store.refs(name)
+    for t in tasks:
+        ref = phases.read_ref(refs / "settle" / f"{t.case_id}.json")
+        if ref.error is not None:
+            errors.append(ref.error)
+            continue
+        result = phases.load_result(store, ref)
+        checks.extend(result.checks)
+        if result.tree is not None:
+            trees.append(TreeRow(
+                case_id=result.case_id, commit=result.tree.commit, blobs=result.tree.blobs,
+                unread=result.tree.unread, ignored=result.tree.ignored,
+                scopes=[ScopeRow(scope=s.scope, read=s.read, searched=bool(s.command))
+                        for s in result.scopes]))
+        validity.extend(result.validity)
+    calls, behaviors, witnesses, agent_errors = ap.collect(store, refs,
+                                                           {t.case_id for t in tasks})
+    validity.extend(prescreens.of_benchmark(tasks, runs))
+    return Tables(tasks=[task_row(t) for t in tasks] + [error_row(e) for e in load_errors],
+                  checks=checks, errors=errors + agent_errors, run=run, calls=calls,
+                  behaviors=behaviors, witnesses=witnesses, trees=trees, commits=mined,
+                  validity=validity)
+
+
+class TablesManifest(msgspec.Struct, frozen=True, kw_only=True):
+    """refs/<benchmark>/tables/<all | I-of-N>.json: what one run's tables were written from
+    besides the refs. `store merge` joins the shards' into one audit's (merge_tables)."""
+
+    tasks: list[tuple[str, str]]  # (case_id, object hash of the Task)
+    errors: list[CaseError]  # rows that did not load
+    run: RunInfo
+    commits: str  # object hash of a history source's walk (list[MinedCommit])
+    gold_runs: str  # object hash of the gold's runs read (list[GoldRun])
+
+
+def merge_tables(store: Store, name: str, count: int | None = None) -> int:
+    """Write the tables of benchmark `name` from every run's manifest the store holds: the
+    shards of one audit (all of 0..N-1 of one N) give the tables of one run of them all, with
+    its shard left out of the selection (`count`: only the shards of that split). Returns
+    the tasks. Raises DeterminacyError for an incomplete set of shards, or runs of different
+    audits."""
+    folder = store.refs(name) / "tables"
+    found = {p.stem: msgspec.json.decode(p.read_bytes(), type=TablesManifest)
+             for p in sorted(folder.glob("*.json"))}
+    shards = {k: m for k, m in found.items() if k != "all"
+              and (count is None or k.endswith(f"-of-{count}"))}
+    counts = {int(k.split("-of-")[1]) for k in shards}
+    if len(counts) > 1:
+        raise DeterminacyError(f"{folder}: shards of {' and '.join(map(str, sorted(counts)))} "
+                               "ways: merge the shards of one split")
+    if counts:
+        (n,) = counts
+        if missing := [i for i in range(n) if f"{i}-of-{n}" not in shards]:
+            raise DeterminacyError(f"{folder}: shard {missing[0]}/{n} is missing (run it, or "
+                                   "merge its store too)")
+    parts = list(shards.values()) or list(found.values())
+    if not parts:
+        raise DeterminacyError(f"{folder}: no run's tables to merge")
+    run = {msgspec.json.encode(msgspec.structs.replace(
+        p.run, selection=msgspec.structs.replace(p.run.selection, shard="")), order="sorted")
+        for p in parts}
+    if len(run) > 1:
+        raise DeterminacyError(f"{folder}: the runs are of different audits (their configs, "
+                               "tools or selections differ): only shards of one merge")
+    base = msgspec.structs.replace(parts[0].run, selection=msgspec.structs.replace(
+        parts[0].run.selection, shard=""))
+    hashes = dict(sorted({tuple(t) for p in parts for t in p.tasks}))
+    tasks = sorted((msgspec.json.decode(store.get(h), type=Task) for h in hashes.values()),
+                   key=lambda t: (t.row, t.case_id))
+    errors = sorted({msgspec.json.encode(e): e for p in parts for e in p.errors}.values(),
+                    key=lambda e: (e.row, e.case_id))
+    mined = msgspec.json.decode(store.get(parts[0].commits), type=list[MinedCommit])
+    runs = msgspec.json.decode(store.get(parts[0].gold_runs), type=list[GoldRun])
+    write_tables(store.tables(name), collect_tables(store, name, tasks, errors, base, mined,
+                                                    runs))
+    return len(tasks)
 
 
 def gold_runs(cfg: Config) -> list[GoldRun]:

@@ -318,11 +318,14 @@ class Selection(Record, kw_only=True):
     repos: list[str] = []
     filter: str = ""  # a DuckDB SQL boolean expression over the task's columns
     limit: int | None = None
+    # `run --shard I/N`: shard I (0-based) of N of what the rest selects, whole repositories
+    # each (selection.shard_of); "" when not sharded.
+    shard: str = ""
 
     @property
     def chooses(self) -> bool:
         """Some criterion besides `limit` (which alone is applied as the source is read)."""
-        return bool(self.instance_ids or self.repos or self.filter)
+        return bool(self.instance_ids or self.repos or self.filter or self.shard)
 
 
 class RunInfo(Record, kw_only=True):

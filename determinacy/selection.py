@@ -1,4 +1,5 @@
-"""Which of a source's rows a run audits: `run --instance-ids`, `--repo`, `--filter`, `--limit`.
+"""Which of a source's rows a run audits: `run --instance-ids`, `--repo`, `--filter`, `--limit`,
+`--shard`.
 
 Applied to the tasks as read, before the graph is built: a selected case has the same inputs,
 and so the same store keys, as in a full run (a full run after a selected one serves it from
@@ -8,7 +9,10 @@ the cache). The tables and the report then hold the cases selected, as with `--l
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
+import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +31,7 @@ class FilterError(SelectionError):
 
 
 def make(ids: Iterable[str] = (), repos: Iterable[str] = (), where: str = "",
-         limit: int | None = None) -> Selection:
+         limit: int | None = None, shard: str = "") -> Selection:
     """The selection, normalized: ids split on blanks (`"A B"` is two ids; `@file` reads a
     file of them), ids and repositories sorted without repeats."""
     got: list[str] = []
@@ -38,8 +42,11 @@ def make(ids: Iterable[str] = (), repos: Iterable[str] = (), where: str = "",
             got += value.split()
     if ids and not got:  # `--instance-ids ""` or an empty file: a selection of nothing
         raise SelectionError("--instance-ids: no id given (an empty value, or a file of none)")
+    if shard:
+        index, count = parse_shard(shard)
+        shard = f"{index}/{count}"
     return Selection(instance_ids=sorted(set(got)), repos=sorted({r.strip() for r in repos}),
-                     filter=where.strip(), limit=limit)
+                     filter=where.strip(), limit=limit, shard=shard)
 
 
 def ids_file(path: Path) -> list[str]:
@@ -84,12 +91,58 @@ def select(loaded: Loaded, sel: Selection, keep: list[str]) -> Loaded:
     rows: list[Task | CaseError] = sorted([*tasks, *errors], key=lambda r: (r.row, r.case_id))
     if sel.limit is not None:
         rows = rows[:sel.limit]
-    if not rows:
+    if sel.shard:
+        index, count = parse_shard(sel.shard)
+        where = shard_of(Counter(r.repo for r in rows if isinstance(r, Task)), count)
+        # A row that did not read has no repository: shard 0 reports it, once. A shard may
+        # hold nothing (more shards than repositories): it audits nothing, and says so.
+        rows = [r for r in rows
+                if (where[r.repo] == index if isinstance(r, Task) else index == 0)]
+    elif not rows:
         raise SelectionError(f"the selection ({describe(sel)}) takes no row of the source")
     return Loaded(tasks=[r for r in rows if isinstance(r, Task)],
                   errors=[r for r in rows if isinstance(r, CaseError)],
                   revision=loaded.revision, source_digest=loaded.source_digest,
                   mined=loaded.mined)
+
+
+_SHARD = re.compile(r"(\d+)/(\d+)")
+# A shard may take this much more than its even share of the tasks before a repository goes
+# to its next choice of shard (see shard_of).
+SLACK = 1.25
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`I/N` -> (I, N): shard I (0 to N-1, as Slurm arrays and Kubernetes indexed jobs number
+    them) of N."""
+    m = _SHARD.fullmatch(text.strip())
+    if not m or not 0 <= int(m[1]) < int(m[2]):
+        raise SelectionError(f"--shard {text!r}: expected I/N with 0 <= I < N (e.g. 0/4)")
+    return int(m[1]), int(m[2])
+
+
+def _rank(repo: str, shard: int) -> bytes:
+    return hashlib.blake2b(f"{repo}\0{shard}".encode(), digest_size=8).digest()
+
+
+def shard_of(tasks: Counter[str], count: int) -> dict[str, int]:
+    """Each repository's shard of `count`: whole repositories, so a machine keeps only its
+    own mirrors. Rendezvous hashing with bounded load: every repository ranks the shards by a
+    hash of (repository, shard), which no other repository changes, and takes its first
+    choice that stays within SLACK times the even share of the tasks (the largest
+    repositories choose first). A repository therefore keeps its shard when tasks are added
+    to others, unless that shard fills up past the bound; a plain hash would keep every
+    repository in place but leave the shards unbalanced by task count."""
+    bound = max(max(tasks.values(), default=0), SLACK * sum(tasks.values()) / count)
+    load = [0] * count
+    out: dict[str, int] = {}
+    for repo in sorted(tasks, key=lambda r: (-tasks[r], r)):
+        prefs = sorted(range(count), key=lambda s: _rank(repo, s), reverse=True)
+        pick = next((s for s in prefs if load[s] + tasks[repo] <= bound),
+                    min(prefs, key=lambda s: (load[s], prefs.index(s))))
+        out[repo] = pick
+        load[pick] += tasks[repo]
+    return out
 
 
 def _some(names: list[str], what: str, bare: bool = False, shown: int = 5) -> str:
@@ -111,6 +164,8 @@ def describe(sel: Selection) -> str:
         parts.append(f"filter {sel.filter}")
     if sel.limit is not None:
         parts.append(f"limit {sel.limit}")
+    if sel.shard:
+        parts.append(f"shard {sel.shard}")
     return "; ".join(parts) or "every row"
 
 

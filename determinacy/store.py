@@ -376,6 +376,46 @@ class Store:
             elif not self._obj(out).is_file():
                 yield f"action {where}: its output {out} is missing"
 
+    # -- merging -------------------------------------------------------------------------
+    def merge(self, sources: list[Store]) -> dict[str, int]:
+        """Copy into this store what `sources` hold and it does not (`store merge`): objects,
+        action entries, refs (agent passes too), the search cache, library listings, package
+        sources, source reads, scores and validity revisions. All of it is named by what it
+        holds or by its place, so stores agree wherever two have a file: a file of one name
+        with other bytes in two of them is an error naming both, raised before anything is
+        copied. An object that does not hash to its name is damaged: another store's copy
+        is taken, or none. Not copied: mirrors, doit's db, locks, tables (written again from
+        the refs) and each run's own source manifest. Returns the files copied per folder."""
+        have: dict[Path, Path] = {}  # relative path -> the file that gives it
+        clash: list[str] = []
+        for store in [self, *sources]:
+            for top in MERGED:
+                for p in _files(store.root / top):
+                    rel = p.relative_to(store.root)
+                    if not p.is_file() or p.name.startswith(".") or rel.parts[0] == "refs" \
+                            and rel.name == "source.json" and len(rel.parts) == 3:
+                        continue
+                    if top == "objects" and digest(p.read_bytes()) != p.name:
+                        continue  # damaged: never the copy kept
+                    first = have.setdefault(rel, p)
+                    if first is not p and first.read_bytes() != p.read_bytes():
+                        clash.append(f"{first} and {p}")
+        if clash:
+            raise StoreError(f"{len(clash)} files of one name hold other bytes in two stores, "
+                             f"first {clash[0]}: these are not runs of one audit (nothing "
+                             "was copied)")
+        copied: dict[str, int] = {}
+        for rel, p in sorted(have.items()):
+            dst = self.root / rel
+            if p == dst:  # ours already
+                continue
+            if dst.is_file() and (rel.parts[0] != "objects" or digest(dst.read_bytes())
+                                  == dst.name):
+                continue
+            atomic_write(dst, p.read_bytes())
+            copied[rel.parts[0]] = copied.get(rel.parts[0], 0) + 1
+        return copied
+
     # -- named places --------------------------------------------------------------------
     def refs(self, benchmark: str) -> Path:
         return self.root / "refs" / benchmark
@@ -505,6 +545,10 @@ class Size(msgspec.Struct):
 
     def plus(self, other: Size) -> Size:
         return Size(self.files + other.files, self.bytes + other.bytes, self.disk + other.disk)
+
+
+# What `store merge` copies (Store.merge_from).
+MERGED = ("objects", "ac", "refs", "search", "libraries", "packages", "sources", "scores")
 
 
 def _files(top: Path) -> Iterator[Path]:

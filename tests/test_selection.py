@@ -108,7 +108,7 @@ def test_repo_filter_limit_and_a_file_of_ids_take_the_rows_all_of_them_take(
     text, data = report(tmp_path)
     assert data["run"]["selection"] == {
         "instance_ids": ["g-1", "w-1", "w-2"], "repos": ["acme/widgets"],
-        "filter": "difficulty = 'hard' AND len(fail_to_pass) >= 1", "limit": 5}
+        "filter": "difficulty = 'hard' AND len(fail_to_pass) >= 1", "limit": 5, "shard": None}
     assert ("- selection: 3 instance ids (listed in report.json, run.selection); repository "
             "`acme/widgets`; filter `difficulty = 'hard' AND len(fail_to_pass) >= 1`; the first "
             "5 rows of those") in text

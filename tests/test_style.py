@@ -41,7 +41,7 @@ FLOORS = (
     ("agents",),
     ("reports",),
     ("score",),
-    ("verify", "schemas", "selection", "graph"),
+    ("verify", "schemas", "selection", "graph", "plan", "executor"),
     ("cli", "__main__"),
 )
 

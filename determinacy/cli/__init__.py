@@ -1,5 +1,5 @@
 """Command line: `determinacy run | report | show | export | validate | init | diff | hints |
-sql | verify | store | score | validity | schemas | examples`. One module per family of
+sql | verify | store | score | validity | schemas | examples | plan`. One module per family of
 commands; this one builds the group."""
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def main() -> None:
     """
 
 
-for command in (run.run, read.report, read.show, source.validate, source.init, read.diff,
+for command in (run.run, run.plan, read.report, read.show, source.validate, source.init, read.diff,
                 read.hints, read.export, read.sql, read.verify_claims, store.store,
                 score.score_cmd, score.validity, schemas.schemas, examples.examples):
     main.add_command(command)

@@ -104,6 +104,10 @@ def _repo(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) ->
               "and the config's fields.keep ones, e.g. \"len(fail_to_pass) > 1\".")
 @click.option("--limit", type=click.IntRange(min=1), metavar="N",
               help="Audit only the first N rows (of the selection, when there is one).")
+@click.option("--shard", metavar="I/N", default="",
+              help="Audit only shard I (0 to N-1) of N of the selection: whole repositories, "
+              "balanced by task count, stable as tasks are added to others; `determinacy "
+              "store merge` joins the shards' stores (`determinacy plan` shows the split).")
 @store_option
 @runs_option
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
@@ -123,13 +127,25 @@ def _repo(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) ->
               help="Seconds per agent call (default [agent] timeout, 600).")
 @click.option("--allow-errors", is_flag=True,
               help="Exit 0 even when some cases are ERROR (they are still reported).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="dask: run the shards (--shards) as the tasks of a Dask "
+              "cluster (--scheduler), each into a shard store beside --store, and merge them "
+              "into it (`pip install 'determinacy[dask]'`).")
+@click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler (tcp://host:8786); "
+              "default: a local cluster of --workers processes.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Workers of the local Dask cluster.")
+@click.option("--shards", type=click.IntRange(min=1), metavar="N",
+              help="Shards for --executor dask (default: one per repository, at most four "
+              "per worker).")
 @dataset_option
 @split_option
 @click.argument("doit_args", nargs=-1, type=click.UNPROCESSED)
 def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...], where: str,
-        limit: int | None, store_dir: str | None, runs_dir: str, jobs: int,
+        limit: int | None, shard: str, store_dir: str | None, runs_dir: str, jobs: int,
         as_json: bool, quiet: bool, agent: str | None, refuter: str | None, pass_no: int | None,
         passes: int | None, agent_timeout: float | None, allow_errors: bool,
+        executor: str, scheduler: str | None, workers: int, shards: int | None,
         dataset: str | None, split: str | None, doit_args: tuple[str, ...]) -> None:
     """Run (or resume) the audit of CONFIG (default: the shipped offline demo) and write
     RUNS/<name>/REPORT.md, CLAIMS.md and one receipt per case. CONFIG is a file, or a shipped
@@ -140,7 +156,8 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
     arguments after `--` go to doit (e.g. `-- --always`).
 
     --instance-ids, --repo and --filter select rows (a row is audited when it meets every
-    one given), --limit keeps the first N of them; REPORT.md and report.json say which. A
+    one given), --limit keeps the first N of them, --shard I/N shard I of those (whole
+    repositories); REPORT.md and report.json say which. A
     selected case is the same case as in a full run: a later full run reuses it.
 
     \b
@@ -169,9 +186,25 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
     if pass_no and passes:
         raise DeterminacyError("give --pass or --passes, not both")
     agents = agent_setups(cfg, agent, refuter, pass_no, passes, agent_timeout)
-    chosen = _selection(instance_ids, repos, where, limit, cfg)
+    chosen = _selection(instance_ids, repos, where, limit, shard, cfg)
     store = open_store(store_dir, cfg)
     store.check_writable()
+    if executor == "dask":
+        if shard or dataset or split or doit_args:
+            raise DeterminacyError("--executor dask takes no --shard (it runs them all), "
+                                   "--dataset, --split or doit arguments")
+        passed = [*(["--agent", agent] if agent else []),
+                  *(["--refuter", refuter] if refuter else []),
+                  *(["--pass", str(pass_no)] if pass_no else []),
+                  *(["--passes", str(passes)] if passes else []),
+                  *(["--agent-timeout", str(agent_timeout)] if agent_timeout else []),
+                  "--jobs", str(jobs), *[a for r in repos for a in ("--repo", r)],
+                  *(["--filter", where] if where else []),
+                  *(["--limit", str(limit)] if limit else []),
+                  *(["--instance-ids", *chosen.instance_ids] if chosen.instance_ids else [])]
+        _on_dask(Path(path).resolve(), cfg, store, chosen, agents, shards, scheduler, workers,
+                 passed, Path(runs_dir), as_json, quiet, allow_errors)
+        return
     clock.reset()
     started = time.perf_counter(), time.process_time()
     with clock.step("prepare"):
@@ -198,12 +231,12 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
         gc.unfreeze()  # the run's tasks and graph (`graph.long_lived`) may be collected
     if audit.fatal:
         raise audit.fatal[0]
-    verdicts = _verdict_counts(audit.store, cfg) if rc == 0 else {}
+    verdicts = _verdict_counts(audit.store, audit.shown) if rc == 0 else {}
     errors = verdicts.get("ERROR", 0)
     allowed = allow_errors or cfg.allow_errors
     code = EXIT_FAILED if rc else EXIT_ERROR_CASES if errors and not allowed else EXIT_OK
     # Every stored error (this run's and the cached ones), one group per cause.
-    groups = _error_groups(audit.store, cfg) if rc == 0 and (
+    groups = _error_groups(audit.store, audit.shown) if rc == 0 and (
         errors or dodb.LAST.errors_raised) else []
     summary = {
         **dodb.LAST.as_dict(),
@@ -228,20 +261,94 @@ def run(config: str | None, instance_ids: tuple[str, ...], repos: tuple[str, ...
     sys.exit(code)
 
 
-def _error_groups(store: Store, cfg: Config) -> list[Any]:
+def _on_dask(config: Path, cfg: Config, store: Store, chosen: Any, agents: list[Any],
+             shards: int | None, scheduler: str | None, workers: int, passed: list[str],
+             runs: Path, as_json: bool, quiet: bool, allow_errors: bool) -> None:
+    """`run --executor dask`: the shards on the cluster, then their stores merged into
+    `store`, its tables written from them all and its report rendered."""
+    from determinacy import executor
+    from determinacy.graph import Audit, merge_tables, selected
+    from determinacy.reports.render import render
+    from determinacy.score.render import OUTPUTS
+
+    started = time.perf_counter()
+    loaded = selected(Audit(cfg=cfg, store=store, runs=runs, selection=chosen, agents=agents))
+    count = shards or max(1, min(len({t.repo for t in loaded.tasks}), 4 * workers))
+    echo = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    codes = executor.run_on_dask(str(config), store.root, count, scheduler, workers, passed,
+                                 echo)
+    store.merge([Store(executor.shard_store(store.root, i, count)) for i in range(count)])
+    merge_tables(store, cfg.name, count)
+    report = render(store, cfg, runs, OUTPUTS) / "REPORT.md"
+    counts = _verdict_counts(store, cfg.name)
+    code = 3 if counts.get("ERROR") and not (allow_errors or cfg.allow_errors) else 0
+    summary = {"exit": code, "shards": count, "shard_exits": codes, "verdicts": counts,
+               "report": str(report), "seconds": round(time.perf_counter() - started, 3)}
+    if as_json:
+        click.echo(json.dumps(summary, sort_keys=True))
+    elif not quiet:
+        click.echo(f"{count} shards on dask in {summary['seconds']} s; verdicts: "
+                   + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+                   + f"\nreport: {report}", err=True)
+    sys.exit(code)
+
+
+@click.command()
+@click.argument("config", required=False)
+@click.option("--shards", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Show the split over this many shards (`run --shard I/N`).")
+@click.option("--agent", help="Agent command, as for `run` (default: [agent] command).")
+@click.option("--passes", type=click.IntRange(min=1), help="Agent passes 1..K, as for `run`.")
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON.")
+@dataset_option
+@split_option
+def plan(config: str | None, shards: int, agent: str | None, passes: int | None,
+         store_dir: str | None, as_json: bool, dataset: str | None,
+         split: str | None) -> None:
+    """The bill before the run of CONFIG: its repositories and tasks, the mirrors' total
+    size where they are on this machine ("unknown" where they are not yet), the agent calls
+    the configured tiers would make (at most; those already stored are not counted), and how
+    they split over --shards N, as `run --shard I/N` splits them. Reads the source; runs no
+    phase and writes no record."""
+    import msgspec
+
+    from determinacy import plan as planning
+    from determinacy.graph import Audit, selected
+    from determinacy.selection import make
+
+    if dataset is None and split is None:
+        cfg = load_config(find_config(config))
+    else:
+        cfg = config_or_dataset(config, dataset, split)
+    agents = agent_setups(cfg, agent, None, None, passes, None)
+    store = open_store(store_dir, cfg)
+    audit = Audit(cfg=cfg, store=store, runs=Path("runs"), selection=make(), agents=agents)
+    loaded = selected(audit)
+    got = planning.make(audit.cfg, store, loaded.tasks, len(loaded.errors), agents, shards)
+    click.echo(msgspec.json.encode(got).decode() if as_json else planning.markdown(got))
+
+
+def _error_groups(store: Store, name: str) -> list[Any]:
     """The stored errors by cause (`determinacy.causes`), from the tables."""
     from determinacy import causes
     from determinacy.reports.query import error_causes
 
-    return causes.group(error_causes(store, cfg.name))
+    return causes.group(error_causes(store, name))
 
 
 def _selection(ids: tuple[str, ...], repos: tuple[str, ...], where: str, limit: int | None,
-               cfg: Config) -> Any:
+               shard: str, cfg: Config) -> Any:
     """The rows to audit; a filter that does not read is a usage error before any row is."""
-    from determinacy.selection import FilterError, check_filter, make
+    from determinacy.selection import FilterError, SelectionError, check_filter, make
 
-    chosen = make(ids, repos, where, limit)
+    try:
+        chosen = make(ids, repos, where, limit, shard)
+    except SelectionError as e:
+        if not shard:
+            raise
+        raise click.BadParameter(str(e).removeprefix(f"--shard {shard!r}: "),
+                                 param_hint="'--shard'") from None
     if chosen.filter:
         try:
             check_filter(chosen.filter, cfg.fields.keep if cfg.fields else [])
@@ -273,8 +380,8 @@ def agent_setups(cfg: Config, agent: str | None, refuter: str | None, pass_no: i
             for n in numbers]
 
 
-def _verdict_counts(store: Store, cfg: Config) -> dict[str, int]:
+def _verdict_counts(store: Store, name: str) -> dict[str, int]:
     from determinacy.reports.query import verdict_counts
 
-    return verdict_counts(store, cfg.name)
+    return verdict_counts(store, name)
 

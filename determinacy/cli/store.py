@@ -18,7 +18,8 @@ from determinacy.store import Reach, Size, Store
 @click.group()
 def store() -> None:
     """Look after the store (objects, action cache, tables, mirrors): check it (`verify`),
-    measure it (`du`), drop what no benchmark reaches (`gc`)."""
+    measure it (`du`), drop what no benchmark reaches (`gc`), join shards' stores
+    (`merge`)."""
 
 
 @store.command("verify")
@@ -109,6 +110,51 @@ def _table(rows: dict[str, Size], total: str = "total") -> list[str]:
 
 def _sizes(rows: dict[str, Size]) -> dict[str, Any]:
     return {k: msgspec.to_builtins(v) for k, v in rows.items()}
+
+
+@store.command("merge")
+@click.argument("sources", nargs=-1, required=True, metavar="SRC...",
+                type=click.Path(exists=True, file_okay=False))
+@click.option("--into", "into", required=True, type=click.Path(file_okay=False),
+              metavar="DST", help="The store to merge into (made when missing; may be one of "
+              "SRC).")
+def store_merge(sources: tuple[str, ...], into: str) -> None:
+    """Join stores (`run --shard I/N`'s, each machine's) into DST: the union of their
+    objects, action entries, refs of every phase and agent pass, search cache, libraries,
+    packages, source reads and scores. Everything there is named by what it holds, so two
+    stores agree wherever both have a file; a file of one name with other bytes in two
+    stores is an error naming both, and nothing is copied. Then each benchmark's tables are
+    written again from DST's refs, with no mirror and no phase run: the shards of one audit
+    (0 to N-1 of one N) give the tables of one run of them all. `determinacy report CONFIG
+    --store DST` renders its reports, the same bytes as one unsharded run's.
+
+    \b
+    Example:
+      determinacy run bench.toml --shard 0/2 --store s0
+      determinacy run bench.toml --shard 1/2 --store s1
+      determinacy store merge s0 s1 --into merged
+      determinacy report bench.toml --store merged
+    """
+    import time
+
+    from determinacy.graph import merge_tables
+
+    started = time.perf_counter()
+    dst = Store(into)
+    dst.root.mkdir(parents=True, exist_ok=True)
+    dst.share()  # no `store gc` while merging
+    try:
+        copied = dst.merge([Store(src) for src in sources if Store(src).root != dst.root])
+        names = sorted(p.parent.name for p in (dst.root / "refs").glob("*/tables")
+                       if p.is_dir())
+        tasks = {name: merge_tables(dst, name) for name in names}
+    finally:
+        dst.unshare()
+    click.echo(f"merged {len(sources)} stores into {dst.root} in "
+               f"{time.perf_counter() - started:.1f} s: "
+               + (", ".join(f"{n} {top}" for top, n in sorted(copied.items())) or "nothing new")
+               + " copied; tables written: "
+               + (", ".join(f"{k} ({n} tasks)" for k, n in tasks.items()) or "none"))
 
 
 @store.command("gc")

@@ -32,16 +32,19 @@ from determinacy.reports.query import (
 from determinacy.store import Store, is_stale_temp, write_below
 
 
-def render(store: Store, cfg: Config, runs: Path, keep: Collection[str]) -> Path:
+def render(store: Store, cfg: Config, runs: Path, keep: Collection[str],
+           name: str | None = None) -> Path:
     """Write RUNS/<name>/ from the tables: only the files whose bytes changed (each replaced
     atomically), and remove those no longer rendered, so a rerun after one task changed
     rewrites that task's files and the summaries, not every receipt. `keep`: the files of
-    that folder another command writes (`determinacy score`'s), which stay."""
-    con = connect(store, cfg.name)
-    out = runs / cfg.name
+    that folder another command writes (`determinacy score`'s), which stay. `name`: the
+    tables' name when not the benchmark's (a shard's, `<name>@I-of-N`)."""
+    name = name or cfg.name
+    con = connect(store, name)
+    out = runs / name
     files = render_files(con, out)
-    verdict_counts(store, cfg.name, con)
-    error_causes(store, cfg.name, con)  # saved for `run`'s end-of-run lines
+    verdict_counts(store, name, con)
+    error_causes(store, name, con)  # saved for `run`'s end-of-run lines
     for rel, body in files.items():
         write_below(out, rel, body if isinstance(body, bytes) else body.encode("utf-8"))
     if out.is_dir():
@@ -126,6 +129,9 @@ def _selection_lines(sel: dict[str, Any] | None) -> list[str]:
         parts.append(f"filter {code(sel['filter'])}")
     if sel["limit"] is not None:
         parts.append(f"the first {sel['limit']} rows" + (" of those" if parts else ""))
+    if sel.get("shard"):  # tables written before shards have no such key
+        parts.append(f"shard {sel['shard']} (whole repositories; `store merge` joins the "
+                     "shards" + (" of those" if parts else "") + ")")
     if not parts:
         return ["- selection: every row of the source"]
     return ["- selection: " + "; ".join(parts) + " (what this report counts: the rows "
@@ -135,7 +141,7 @@ def _selection_lines(sel: dict[str, Any] | None) -> list[str]:
 def _selected(run: dict[str, Any]) -> bool:
     sel = run.get("selection")
     return bool(sel and (sel["instance_ids"] or sel["repos"] or sel["filter"]
-                         or sel["limit"] is not None))
+                         or sel["limit"] is not None or sel.get("shard")))
 
 
 def _report(q: Named, run: dict[str, Any]) -> str:

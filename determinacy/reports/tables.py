@@ -204,22 +204,34 @@ def to_parquet_bytes(struct: type[msgspec.Struct], rows: list[Any]) -> bytes:
     return buf.getvalue()
 
 
-def write_tables(folder: Path, tasks: list[TaskRow], checks: list[Check],
-                 errors: list[CaseError], run: RunInfo, calls: list[AgentCall],
-                 behaviors: list[Behavior], witnesses: list[AgentWitness],
-                 trees: list[TreeRow], commits: list[MinedCommit] | None = None,
-                 validity: list[ValidityCheck] | None = None) -> None:
-    tasks = sorted(tasks, key=lambda t: (t.row, t.case_id))
-    checks = sorted(checks, key=lambda c: (c.case_id, c.constant))
-    errors = sorted(errors, key=lambda e: (e.row, e.case_id, e.phase, e.message))
-    calls = sorted(calls, key=lambda c: (c.case_id, c.pass_no, c.phase, c.argv, c.prompt))
-    behaviors = sorted(behaviors, key=lambda b: (b.case_id, b.pass_no, b.index))
-    witnesses = sorted(witnesses, key=lambda w: (w.case_id, w.pass_no, w.index, w.refuter))
-    trees = sorted(trees, key=lambda t: t.case_id)
-    validity = sorted(validity or [],
+class Tables(msgspec.Struct, frozen=True, kw_only=True):
+    """Every row of one run's tables (graph.collect_tables reads them from the store)."""
+
+    tasks: list[TaskRow]
+    checks: list[Check]
+    errors: list[CaseError]
+    run: RunInfo
+    calls: list[AgentCall]
+    behaviors: list[Behavior]
+    witnesses: list[AgentWitness]
+    trees: list[TreeRow]
+    commits: list[MinedCommit] = []
+    validity: list[ValidityCheck] = []
+
+
+def write_tables(folder: Path, t: Tables) -> None:
+    tasks = sorted(t.tasks, key=lambda t: (t.row, t.case_id))
+    checks = sorted(t.checks, key=lambda c: (c.case_id, c.constant))
+    errors = sorted(t.errors, key=lambda e: (e.row, e.case_id, e.phase, e.message))
+    calls = sorted(t.calls, key=lambda c: (c.case_id, c.pass_no, c.phase, c.argv, c.prompt))
+    behaviors = sorted(t.behaviors, key=lambda b: (b.case_id, b.pass_no, b.index))
+    witnesses = sorted(t.witnesses, key=lambda w: (w.case_id, w.pass_no, w.index, w.refuter))
+    trees = sorted(t.trees, key=lambda t: t.case_id)
+    run = t.run
+    validity = sorted(t.validity,
                       key=lambda v: (v.case_id, v.prescreen, v.literal, v.pointers))
     # A history source's walk, in walk order (merges, row 0, last); empty for other sources.
-    mined = sorted(commits or [], key=lambda c: (c.row == 0, c.row, c.commit))
+    mined = sorted(t.commits, key=lambda c: (c.row == 0, c.row, c.commit))
     digests: dict[str, str] = {}
     for name, struct, rows in (
         ("tasks", TaskRow, tasks), ("candidates", Check, checks),
@@ -243,3 +255,4 @@ def task_row(task: Task) -> TaskRow:
 def error_row(error: CaseError) -> TaskRow:
     return TaskRow(case_id=error.case_id, instance_id=error.instance_id, row=error.row,
                    loaded=False)
+
