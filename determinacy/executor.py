@@ -6,7 +6,8 @@ machine any, on a cluster a shared filesystem). A worker that is lost takes its 
 process with it (it dies with the worker's thread that started it), and the scheduler runs
 the shard again on another worker, in the same shard store: what the lost attempt finished,
 agent calls included, is served from that store's action cache, never computed twice. When
-every shard is done their stores are merged into the local store (`Store.merge`), whose
+every shard is done their stores are merged into the local store (`Store.merge`; what an
+earlier run left there under the same names gives way to the shards'), whose
 tables are then written from them all (`graph.merge_tables`), and the report rendered: the
 same bytes as one unsharded run.
 

@@ -377,7 +377,7 @@ class Store:
                 yield f"action {where}: its output {out} is missing"
 
     # -- merging -------------------------------------------------------------------------
-    def merge(self, sources: list[Store]) -> dict[str, int]:
+    def merge(self, sources: list[Store], replace: bool = False) -> dict[str, int]:
         """Copy into this store what `sources` hold and it does not (`store merge`): objects,
         action entries, refs (agent passes too), the search cache, library listings, package
         sources, source reads, scores and validity revisions. All of it is named by what it
@@ -385,10 +385,13 @@ class Store:
         with other bytes in two of them is an error naming both, raised before anything is
         copied. An object that does not hash to its name is damaged: another store's copy
         is taken, or none. Not copied: mirrors, doit's db, locks, tables (written again from
-        the refs) and each run's own source manifest. Returns the files copied per folder."""
+        the refs) and each run's own source manifest. `replace`: where this store and a
+        source differ, the source's wins (the executor's shard stores are the newer state of
+        the same shards); the sources must still agree among themselves. Returns the files
+        copied per folder."""
         have: dict[Path, Path] = {}  # relative path -> the file that gives it
         clash: list[str] = []
-        for store in [self, *sources]:
+        for store in [*sources, self] if replace else [self, *sources]:
             for top in MERGED:
                 for p in _files(store.root / top):
                     rel = p.relative_to(store.root)
@@ -398,7 +401,8 @@ class Store:
                     if top == "objects" and digest(p.read_bytes()) != p.name:
                         continue  # damaged: never the copy kept
                     first = have.setdefault(rel, p)
-                    if first is not p and first.read_bytes() != p.read_bytes():
+                    if first is not p and first.read_bytes() != p.read_bytes() \
+                            and not (replace and store is self):
                         clash.append(f"{first} and {p}")
         if clash:
             raise StoreError(f"{len(clash)} files of one name hold other bytes in two stores, "
@@ -409,8 +413,9 @@ class Store:
             dst = self.root / rel
             if p == dst:  # ours already
                 continue
-            if dst.is_file() and (rel.parts[0] != "objects" or digest(dst.read_bytes())
-                                  == dst.name):
+            if dst.is_file() and (dst.read_bytes() == p.read_bytes() if replace
+                                  else rel.parts[0] != "objects"
+                                  or digest(dst.read_bytes()) == dst.name):
                 continue
             atomic_write(dst, p.read_bytes())
             copied[rel.parts[0]] = copied.get(rel.parts[0], 0) + 1

@@ -277,7 +277,9 @@ def _on_dask(config: Path, cfg: Config, store: Store, chosen: Any, agents: list[
     echo = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     codes = executor.run_on_dask(str(config), store.root, count, scheduler, workers, passed,
                                  echo)
-    store.merge([Store(executor.shard_store(store.root, i, count)) for i in range(count)])
+    # The shard stores hold this run's refs: where an earlier run left others here, theirs win.
+    store.merge([Store(executor.shard_store(store.root, i, count)) for i in range(count)],
+                replace=True)
     merge_tables(store, cfg.name, count)
     report = render(store, cfg, runs, OUTPUTS) / "REPORT.md"
     counts = _verdict_counts(store, cfg.name)
