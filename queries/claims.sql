@@ -1,6 +1,6 @@
 -- CLAIMS.md: one row per claimable case: its strongest claim, the pass that first certified
 -- it (0 = the mechanical tier, no agent), the receipt to re-run, and for an absence claim
--- the scopes it held over.
+-- the scopes it held over, and the case's validity checks.
 WITH ranked AS (
     SELECT c.*, row_number() OVER (
                PARTITION BY c.case_id
@@ -22,7 +22,11 @@ SELECT case_id AS "case",
                             lambda x: split_part(split_part(x, ' at ', 1), ':', 1)), '; '), '')
                  FROM candidates k
                  WHERE k.case_id = ranked.case_id AND k.constant = ranked.constant
-                   AND k.certified AND ranked.verdict LIKE 'AIRTIGHT%') AS "absent from"
+                   AND k.certified AND ranked.verdict LIKE 'AIRTIGHT%') AS "absent from",
+       -- The pre-screens' findings on the case (REPORT.md, Validity checks): a RECALL-ONLY
+       -- literal goes with the AIRTIGHT evidence it is.
+       (SELECT string_agg(DISTINCT v.verdict, ', ' ORDER BY v.verdict) FROM validity_checks v
+         WHERE v.case_id = ranked.case_id) AS "validity checks"
 FROM ranked
 WHERE rk = 1 AND claimable(case_verdict)
 ORDER BY case_id;

@@ -325,6 +325,9 @@ def test_an_audit_reports_its_validity_checks_and_score_reads_the_accepted_ones(
         ("w-4", "duplicate", "DUPLICATE", "broken"),
         ("w-5", "underivable", "RECALL-ONLY", "disputed")]
     assert audit.verdicts(cfg)["w-5"] == "AIRTIGHT"  # recall-only goes with its evidence
+    claims = (audit.runs / "bench" / "CLAIMS.md").read_text()
+    assert next(ln for ln in claims.splitlines() if ln.startswith("| w-5 ")).rstrip(
+        " |").endswith("RECALL-ONLY")
     report = (audit.runs / "bench" / "REPORT.md").read_text()
     assert "## Validity checks" in report
     assert "| test-ids | UNRUNNABLE: a FAIL_TO_PASS id no test answers | 1 | 1 | 0 |" in report
