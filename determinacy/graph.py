@@ -74,6 +74,8 @@ class Audit:
     agents: list[AgentSetup] = field(default_factory=list)
     # A store that cannot be written stops the run; the CLI reports the first such error.
     fatal: list[StoreError] = field(default_factory=list)
+    # The harness's runs of the gold ([validity] gold_runs), read by `prepare`.
+    gold_runs: list[GoldRun] = field(default_factory=list)
     _inputs: dict[str, dict[str, str]] = field(default_factory=dict)
     _mirrors: dict[str, str] = field(default_factory=dict)
     _refs_root: str = ""
@@ -228,6 +230,7 @@ def prepare(audit: Audit) -> Audit:
     """Read the source, keep the rows selected, and record them: the graph's first, cheap,
     step. Raises SelectionError for a selection the source does not satisfy. Holds the
     store as in use (`Store.share`) for the rest of the run."""
+    audit.gold_runs = gold_runs(audit.cfg)  # a file no format reads stops the run first
     audit.store.share()
     with long_lived():
         _read_source(audit)
@@ -441,7 +444,7 @@ def build_graph(audit: Audit) -> dict[str, Callable[[], Any]]:
 
     def task_tables() -> Any:
         """Consolidate every case's records, over all stored passes, into parquet tables."""
-        runs = gold_runs(cfg)  # read as the graph is built: a bad file stops the run first
+        runs = audit.gold_runs
         settle_refs = [audit.ref("settle", t.case_id) for t in tasks]
         size = {repo: repos.mirror_bytes(cfg, repo) for repo in by_repo}
         agent_refs = [audit.agent_ref(ph, s, t.case_id) for s in audit.agents

@@ -357,3 +357,21 @@ def test_an_audit_reports_its_validity_checks_and_score_reads_the_accepted_ones(
     assert next(m for m in s["models"] if m["model"] == "m")["attempted"] == 4
     scores = (audit.runs / "bench" / "SCORES.md").read_text()
     assert "## Broken tasks (in no score)" in scores and "| w-3 | 1 | test-ids |" in scores
+
+
+def test_a_gold_run_file_no_format_reads_is_the_configs_error(audit: Audit,
+                                                             tmp_path: Path) -> None:
+    repo = tmp_path / "widgets"
+    base = widgets_repo(repo)
+    (tmp_path / "runs.json").write_text('{"not": "a report"}')
+    cfg = write_benchmark(tmp_path / "bench", [row("w-1", base, "x", "", "")],
+                          mirror=str(repo), extra='[validity]\ngold_runs = ["../runs.json"]\n')
+    res = audit.invoke("run", str(cfg), "--store", str(audit.store), "--runs",
+                       str(audit.runs))
+    assert res.exit_code == 2 and "key `validity.gold_runs[0]`" in res.output, res.output
+    assert not (audit.store / "tables").exists()  # stopped before any table was written
+    (tmp_path / "bench" / "gone.toml").write_text(
+        (tmp_path / "bench" / "bench.toml").read_text().replace("../runs.json", "../nope.json"))
+    res = audit.invoke("run", str(tmp_path / "bench" / "gone.toml"), "--store",
+                       str(audit.store))
+    assert res.exit_code == 2 and "'../nope.json' does not exist" in res.output, res.output
