@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from determinacy.errors import CaseFailure
-from determinacy.proposer.patches import parse_patch
+from determinacy.prescreens._patch import files
 from determinacy.records import Task, ValidityCheck
 
 WINDOW = 6  # lines after the existence check in which the write must come
@@ -37,13 +36,10 @@ _SNAPSHOT = re.compile(r"\.toMatchSnapshot\(|\.toMatchInlineSnapshot\(\s*\)"
 
 
 def check(task: Task) -> list[ValidityCheck]:
-    try:
-        files = parse_patch(task.test_patch, "the test patch")
-    except CaseFailure:
-        return []
-    ships_snap = any(f.path.endswith(".snap") for f in files)
+    diffs = files(task.test_patch, "the test patch")
+    ships_snap = any(f.path.endswith(".snap") for f in diffs)
     found: list[tuple[str, str]] = []  # (path:line, why)
-    for f in files:
+    for f in diffs:
         if f.binary:
             continue
         for hunk in f.hunks:

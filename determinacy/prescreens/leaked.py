@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import re
 
-from determinacy.errors import CaseFailure
-from determinacy.prescreens._patch import added, normal
-from determinacy.proposer.patches import parse_patch
+from determinacy.prescreens._patch import added, files, normal
+from determinacy.proposer.patches import FileDiff
 from determinacy.records import Task, ValidityCheck
 
 # Lines this short are `return x`, `}` and `import os`: present in any prose about code.
@@ -38,16 +37,12 @@ _HEADER = re.compile(
     r"(?:def|class|func|fn|function|interface|struct|enum|trait|impl|type|module)\b")
 
 
-def _declarations(patch: str) -> set[tuple[str, int]]:
+def _declarations(diffs: list[FileDiff]) -> set[tuple[str, int]]:
     """(path, line) of the gold's lines that are part of a declaration's header: the line
     that opens it (`def f(`, `export function f(`) and, while its parentheses stay open, the
     parameter lines after it. What an interface spec names, line for line."""
-    try:
-        files = parse_patch(patch, "the gold patch")
-    except CaseFailure:
-        return set()
     out: set[tuple[str, int]] = set()
-    for f in files:
+    for f in diffs:
         for hunk in f.hunks:
             depth = 0
             for n, text, _ in hunk:
@@ -101,8 +96,9 @@ def _names_only(core: str) -> bool:
 
 
 def check(task: Task, min_chars: int) -> list[ValidityCheck]:
-    headers = _declarations(task.gold_patch)
-    gold = [(p, n, normal(t)) for p, n, t in added(task.gold_patch, "the gold patch")]
+    diffs = files(task.gold_patch, "the gold patch")
+    headers = _declarations(diffs)
+    gold = [(p, n, normal(t)) for p, n, t in added(diffs)]
     # A line the gold removes and adds back (moved, re-indented) is no part of its change:
     # a traceback in the prose may quote it.
     moved = {normal(ln[1:]) for ln in task.gold_patch.splitlines()
