@@ -635,14 +635,12 @@ def merge_tables(store: Store, name: str, count: int | None = None) -> int:
     parts = list(shards.values()) or list(found.values())
     if not parts:
         raise DeterminacyError(f"{folder}: no run's tables to merge")
-    run = {msgspec.json.encode(msgspec.structs.replace(
-        p.run, selection=msgspec.structs.replace(p.run.selection, shard="")), order="sorted")
-        for p in parts}
-    if len(run) > 1:
+    unsharded = [msgspec.structs.replace(p.run, selection=msgspec.structs.replace(
+        p.run.selection, shard="")) for p in parts]
+    if len({msgspec.json.encode(r, order="sorted") for r in unsharded}) > 1:
         raise DeterminacyError(f"{folder}: the runs are of different audits (their configs, "
                                "tools or selections differ): only shards of one merge")
-    base = msgspec.structs.replace(parts[0].run, selection=msgspec.structs.replace(
-        parts[0].run.selection, shard=""))
+    base = unsharded[0]
     hashes = dict(sorted({tuple(t) for p in parts for t in p.tasks}))
     tasks = sorted((msgspec.json.decode(store.get(h), type=Task) for h in hashes.values()),
                    key=lambda t: (t.row, t.case_id))

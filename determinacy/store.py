@@ -398,8 +398,12 @@ class Store:
                     if not p.is_file() or p.name.startswith(".") or rel.parts[0] == "refs" \
                             and rel.name == "source.json" and len(rel.parts) == 3:
                         continue
-                    if top == "objects" and digest(p.read_bytes()) != p.name:
-                        continue  # damaged: never the copy kept
+                    if top == "objects":
+                        # Named by their bytes: two intact copies are one; a damaged one is
+                        # never the copy kept.
+                        if rel not in have and digest(p.read_bytes()) == p.name:
+                            have[rel] = p
+                        continue
                     first = have.setdefault(rel, p)
                     if first is not p and first.read_bytes() != p.read_bytes() \
                             and not (replace and store is self):
@@ -413,9 +417,9 @@ class Store:
             dst = self.root / rel
             if p == dst:  # ours already
                 continue
-            if dst.is_file() and (dst.read_bytes() == p.read_bytes() if replace
-                                  else rel.parts[0] != "objects"
-                                  or digest(dst.read_bytes()) == dst.name):
+            if dst.is_file() and (digest(dst.read_bytes()) == dst.name
+                                  if rel.parts[0] == "objects"
+                                  else dst.read_bytes() == p.read_bytes()):
                 continue
             atomic_write(dst, p.read_bytes())
             copied[rel.parts[0]] = copied.get(rel.parts[0], 0) + 1
